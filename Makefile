@@ -1,0 +1,35 @@
+# Two commands on a fresh machine: `make run` and `make test`. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SCENARIO ?= scenarios/base.yaml
+
+.PHONY: run test test-quick bench lint format docs golden clean setup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/simsym best Plato Mathematics Science Education Grapes Vines "Wine Mixed with Water" Dancers
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+bench: $(STAMP)
+	$(BIN)/simsym bench
+
+docs: $(STAMP)
+	$(BIN)/simsym options --markdown > docs/rule-options.md
+
+clean:
+	rm -rf $(VENV) build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

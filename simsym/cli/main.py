@@ -1,0 +1,59 @@
+"""The `simsym` command. Domain errors become one clear line and exit code 2 here, and only here."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import click
+
+from simsym.errors import SimsymError
+
+ISSUES_URL = "the simsym issue tracker"
+
+
+class SimsymGroup(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SimsymError as e:
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            click.echo(f"simsym: error: {e}", err=True)
+            ctx.exit(2)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except KeyboardInterrupt:
+            click.echo("simsym: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as e:  # a bug: say so, and where to report it
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            click.echo(f"simsym: internal error (a bug in simsym, not in your input): "
+                       f"{type(e).__name__}: {e}\nPlease report it, with the command you ran, "
+                       f"to {ISSUES_URL}; rerun with --debug for the traceback.", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=SimsymGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Show Python tracebacks (for developers).")
+@click.version_option(package_name="simsym")
+@click.pass_context
+def main(ctx, debug):
+    """simsym: a game-balance toolkit for the card game Symposion."""
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def _register():
+    from simsym.cli import bench, best, options
+
+    main.add_command(best.best)
+    main.add_command(bench.bench)
+    main.add_command(options.options)
+
+
+_register()
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

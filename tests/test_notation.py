@@ -1,0 +1,88 @@
+"""The notation parser: every card of the rules text, and clear errors for what it can't read."""
+
+import re
+
+import pytest
+
+from simsym.cards.model import Option
+from simsym.cards.notation import NotationError, parse_notation
+from simsym.scenario import REPO_ROOT
+
+
+RULES_TEXT = REPO_ROOT.parent / "shared" / "seeds" / "symposion-rules.txt"
+
+
+def test_base_deck_has_the_75_cards_of_the_rules_in_their_notation(cards):
+    assert len(cards) == 75
+    assert cards.deck_size == 75  # ruling 1: one copy of each
+    listed = RULES_TEXT.read_text().split("CARD LIST\n", 1)[1].splitlines()[1:]
+    rows = [re.split(r"\t+", line.strip(), maxsplit=1) for line in listed if line.strip()]
+    assert [name for name, _ in rows] == cards.names
+    assert [text for _, text in rows] == [c.text for c in cards]
+
+
+@pytest.mark.parametrize("name,text,expect", [
+    ("Amphorae", "1W or 2W, Container",
+     dict(options=(Option(1, 1), Option(2, 2)), container=True)),
+    ("Golden Drinking Vessels", "1W and 1E, Container",
+     dict(options=(Option(1, 1, 0, 0, 1),), container=True)),
+    ("Dionysus", "1W or 2E", dict(options=(Option(1, 1), Option(either=2)))),
+    ("Wine of Lesbos", "1W (Worth 2W for Scoring) Vintage",
+     dict(options=(Option(1, 2),), vintage=True)),
+    ("Old Wine", "1W or 1E; Vintage", dict(options=(Option(1, 1), Option(either=1)),
+                                          vintage=True)),
+    ("Overindulgence", "3W; NI", dict(options=(Option(3, 3),), not_intellectual=True)),
+    ("Moderate Drinking", "1W; NH", dict(options=(Option(1, 1),), not_hedonistic=True)),
+    ("Musicians", "2E; WC", dict(options=(Option(either=2),), woman=True)),
+    ("Apply Perfume", "1E, MW", dict(options=(Option(either=1),), maybe_woman=True)),
+    ("Orgy", "5H; HO, Requires 3+ WC",
+     dict(options=(Option(hedonistic=5),), hedonistic_only=True, requires_women=3)),
+    ("Drunken Revelry", "4H; HO, Requires 7+ Wine Points",
+     dict(options=(Option(hedonistic=4),), hedonistic_only=True, requires_wine=7)),
+    ("Sing Hymns", "2E; Social Symposion Only", dict(options=(Option(either=2),),
+                                                    social_only=True)),
+    ("Andron", "1E; Draw 1 card when Played*",
+     dict(options=(Option(either=1),), draws=1, draw_usable=True)),
+    ("Plato", "5I; IO", dict(options=(Option(intellectual=5),), intellectual_only=True)),
+    ("Debate", "2I", dict(options=(Option(intellectual=2),))),
+])
+def test_parse(name, text, expect):
+    card = parse_notation(name, text)
+    for key, value in expect.items():
+        assert getattr(card, key) == value, key
+    # Every flag not named is off.
+    for flag in ("container", "vintage", "woman", "maybe_woman", "intellectual_only",
+                 "hedonistic_only", "not_intellectual", "not_hedonistic", "social_only",
+                 "draw_usable"):
+        if flag not in expect:
+            assert getattr(card, flag) is False, flag
+
+
+def test_every_base_card_parses_to_what_its_text_says(cards):
+    by = {c.name: c for c in cards}
+    assert sum(c.vintage for c in cards) == 7
+    assert sum(c.container for c in cards) == 10
+    assert sum(c.woman for c in cards) == 5
+    assert sum(c.maybe_woman for c in cards) == 3
+    assert sum(c.intellectual_only for c in cards) == 7
+    assert by["Symposiarch"].draws == 1
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("", "empty notation"),
+    ("3X", "cannot read a point value"),
+    ("2W or", "cannot read a point value"),
+    ("2I; Shiny", "the property 'Shiny'"),
+    ("2I (Worth 3W for Scoring)", "Worth"),
+    ("99I", "too large"),
+    ("1E; WC, MW", "both WC and MW"),
+    ("1W or 1W or 1W or 1W or 1W", "at most 4"),
+])
+def test_unknown_notation_names_the_card_and_the_text(text, fragment):
+    with pytest.raises(NotationError) as e:
+        parse_notation("Odd Card", text)
+    msg = str(e.value)
+    assert "Odd Card" in msg
+    assert fragment in msg
+    if text:
+        assert repr(text) in msg
