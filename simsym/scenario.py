@@ -13,6 +13,7 @@ from simsym.cards.loader import apply_overrides, load_card_file
 from simsym.cards.model import CardSet
 from simsym.errors import InputError, did_you_mean
 from simsym.rules import RuleOptions, rules_from_mapping
+from simsym.strategies import StrategyConfig, make_strategy
 from simsym.yamlio import LineDict, line_of, load_yaml_file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +23,7 @@ TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "stra
             "seating", "games", "seed", "sweep")
 CARD_KEYS = ("file", "overrides", "add", "remove")
 MAX_EXTENDS_DEPTH = 32
+SEATINGS = ("mirror", "rotate", "random")
 
 
 @dataclass
@@ -34,7 +36,7 @@ class Scenario:
     games: int = 100_000
     seed: int = 0
     seating: str = "mirror"
-    strategies: list = field(default_factory=list)
+    strategies: list[StrategyConfig] = field(default_factory=list)
     description: str = ""
     raw: dict = field(default_factory=dict, repr=False)
 
@@ -166,7 +168,28 @@ def load_scenario(path: str | Path) -> Scenario:
         raise InputError(f"the deck has {cards.deck_size} cards, too few to deal "
                          f"{rules.hand_size} to each of {players} players ({need} needed)",
                          cfile, line_of(data, "cards"), "cards")
+    seating = data.get("seating", "mirror")
+    if seating not in SEATINGS:
+        raise InputError(f"unknown seating {seating!r}{did_you_mean(str(seating), SEATINGS)}; "
+                         "allowed: " + ", ".join(SEATINGS), where("seating"),
+                         line_of(data, "seating"), "seating")
+    raw_strats = data.get("strategies", ["greedy"])
+    sfile = where("strategies")
+    if isinstance(raw_strats, (str, dict)):
+        raw_strats = [raw_strats]
+    if not isinstance(raw_strats, list) or not raw_strats:
+        raise InputError("strategies must be a non-empty list of strategy families or "
+                         "mappings", sfile, line_of(data, "strategies"), "strategies")
+    if len(raw_strats) > players:
+        raise InputError(f"{len(raw_strats)} strategies for {players} seats; at most one a "
+                         "seat", sfile, line_of(data, "strategies"), "strategies")
+    strategies = [make_strategy(e, sfile, line_of(e, "family", line_of(data, "strategies"))
+                                if isinstance(e, dict) else line_of(data, "strategies"),
+                                f"strategies[{i}]") for i, e in enumerate(raw_strats)]
+    if seating == "mirror" and len(strategies) != 1:
+        raise InputError("seating 'mirror' puts one strategy in every seat: list exactly one "
+                         "(use 'rotate' or 'random' to mix strategies)", sfile,
+                         line_of(data, "strategies"), "strategies")
     return Scenario(name=name.strip(), path=file, cards=cards, rules=rules, players=players,
-                    games=games, seed=seed, seating=data.get("seating", "mirror"),
-                    strategies=data.get("strategies") or [],
+                    games=games, seed=seed, seating=seating, strategies=strategies,
                     description=str(data.get("description", "")), raw=data)

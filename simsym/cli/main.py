@@ -46,9 +46,10 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import bench, best, options
+    from simsym.cli import bench, best, options, run
 
     main.add_command(best.best)
+    main.add_command(run.run)
     main.add_command(bench.bench)
     main.add_command(options.options)
 

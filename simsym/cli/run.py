@@ -1,0 +1,69 @@
+"""`simsym run SCENARIO`: the main job."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from simsym.run.executor import ENGINES
+from simsym.scenario import REPO_ROOT, load_scenario
+
+
+@click.command("run")
+@click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="Games to play [default: the scenario's games].")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Seed [default: the scenario's seed].")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=None,
+              help="Processes [default: all cores].")
+@click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
+              help="The compiled engine, or the plain-Python reference (slow).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Run directory [default: reports/<scenario name>/].")
+@click.option("--save-games", is_flag=True, help="Also write one row a game (Parquet).")
+@click.option("--chunk-size", type=click.IntRange(1), default=None,
+              help="Games per chunk (results do not depend on it).")
+@click.option("--force", is_flag=True, help="Overwrite a run directory of another scenario.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar, no summary table.")
+def run(scenario_path, games, seed, jobs, engine, out, save_games, chunk_size, force, quiet):
+    """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
+    from simsym.run.job import run_scenario
+
+    scenario = load_scenario(scenario_path)
+    games = games or scenario.games
+    seed = scenario.seed if seed is None else seed
+    jobs = jobs or os.cpu_count() or 1
+    out = Path(out) if out else REPO_ROOT / "reports" / scenario.name
+    show = not quiet and sys.stderr.isatty()
+    if not quiet:
+        click.echo(f"{scenario.name}: {games:,} games, {scenario.players} players, seed {seed}, "
+                   f"{engine} engine, {jobs} process{'es' if jobs > 1 else ''}", err=True)
+    summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs, engine=engine,
+                           save_games=save_games, progress=show, force=force,
+                           chunk_size=chunk_size)
+    if not quiet:
+        click.echo(format_summary(summary))
+        click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
+                   + (", games/" if save_games else ""))
+
+
+def format_summary(s: dict) -> str:
+    lines = [f"{s['games']:,} games, {s['players']} players, {s['stalled']} stalled, "
+             f"{s['mean_turns']:.1f} turns and {s['trades_per_game']:.2f} trades a game",
+             f"{'seat':>4}  {'strategy':<24} {'win rate':>9}  {'95% CI':>17}  {'mean score':>10}"]
+    for seat in s["seats"]:
+        lo, hi = seat["ci95"]
+        lines.append(f"{seat['seat']:>4}  {seat['strategy']:<24} {seat['win_rate']:>9.4f}  "
+                     f"[{lo:.4f}, {hi:.4f}]  {seat['mean_score']:>10.2f}")
+    if len(s["strategies"]) > 1:
+        lines.append(f"{'':>4}  {'strategy':<24} {'win rate':>9}")
+        for st in s["strategies"]:
+            lo, hi = st["ci95"]
+            lines.append(f"{'':>4}  {st['strategy']:<24} {st['win_rate']:>9.4f}  "
+                         f"[{lo:.4f}, {hi:.4f}]  {st['mean_score']:>10.2f}")
+    lines.append(f"fair share {s['fair_share']:.4f}")
+    return "\n".join(lines)

@@ -1,0 +1,141 @@
+"""The numba engine's wrapper: scenario -> integer arrays -> kernels -> numpy results.
+
+Also the strategies' keep values (docs/game-engine.md 6.1), computed once per scenario.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simsym.cards.encode import encode_cards
+from simsym.core import game_nb as G
+from simsym.core.enums import TYPE_NAMES
+from simsym.rules import encode_rules
+from simsym.scenario import Scenario
+from simsym.strategies import StrategyConfig, encode_strategy
+
+SEATING_CODES = {"mirror": 0, "rotate": 1, "random": 2}
+
+
+def _usable(card, t: str) -> bool:
+    if t == "intellectual":
+        if card.not_intellectual or card.hedonistic_only or card.social_only:
+            return False
+        return any(o.hedonistic == 0 for o in card.options)
+    if t == "hedonistic":
+        if card.not_hedonistic or card.intellectual_only or card.social_only:
+            return False
+        return any(o.intellectual == 0 for o in card.options)
+    return not (card.intellectual_only or card.hedonistic_only)
+
+
+def keep_values(cards, s: StrategyConfig) -> np.ndarray:
+    """docs 6.1: a keep value per kind for one strategy configuration."""
+    ww = s.get("wine_weight")
+    out = np.zeros(len(cards), np.int64)
+    for k, card in enumerate(cards):
+        opts = card.options
+        if s.family == "specialist":
+            fav = s.get("favours")
+            if not _usable(card, fav):
+                continue
+            if fav == "intellectual":
+                opts = [o for o in opts if o.hedonistic == 0]
+            elif fav == "hedonistic":
+                opts = [o for o in opts if o.intellectual == 0]
+        best = max(o.wine_scored + o.intellectual + o.hedonistic + o.either + ww * o.wine
+                   for o in opts)
+        out[k] = best + (s.get("focus") if s.family == "specialist" else 0)
+    return out
+
+
+@dataclass
+class Setup:
+    """Everything the kernels need for a scenario, as arrays (built once)."""
+
+    scenario: Scenario
+    kinds: np.ndarray
+    rules: np.ndarray
+    gp: np.ndarray
+    copies: np.ndarray
+    base_strat: np.ndarray
+    strat_params: np.ndarray
+    keep_table: np.ndarray
+    cand_table: np.ndarray
+
+    @property
+    def players(self) -> int:
+        return self.scenario.players
+
+    @property
+    def row_size(self) -> int:
+        return G.R_FIXED + 6 * self.players
+
+
+def setup_for(scenario: Scenario) -> Setup:
+    r = scenario.rules
+    P = scenario.players
+    gp = np.zeros(G.G_SIZE, np.int64)
+    gp[G.G_HAND_SIZE] = r.hand_size
+    gp[G.G_DECK_RUNS] = r.deck_runs
+    gp[G.G_TURN_CAP] = r.turn_cap
+    gp[G.G_DISCARD_LIMIT] = r.discard_limit
+    gp[G.G_TRADING] = r.trading
+    gp[G.G_BETWEEN] = r.trade_between_others
+    gp[G.G_UNEVEN] = r.uneven_trades
+    gp[G.G_MAX_TRADES] = r.max_trades_per_turn
+    gp[G.G_KOMOS] = r.komos_limit
+    gp[G.G_MAY_JOIN] = r.draw_may_join
+    gp[G.G_CHAIN] = r.chain_draws
+    gp[G.G_SYMPOSIA] = r.symposia_per_turn
+    gp[G.G_SEATING] = SEATING_CODES[scenario.seating]
+    gp[G.G_PLAYERS] = P
+    for i, v in enumerate(r.seat_compensation):
+        gp[G.G_COMP + i] = v
+    L = scenario.strategies
+    base = np.array([i % len(L) for i in range(P)], np.int64)
+    params = np.stack([encode_strategy(s) for s in L])
+    keep = np.stack([keep_values(scenario.cards, s) for s in L])
+    K = len(scenario.cards)
+    # Trade candidates: kinds by descending keep value, ties by ascending kind.
+    cand = np.stack([np.array(sorted(range(K), key=lambda k: (-kv[k], k)), np.int64)
+                     for kv in keep])
+    copies = np.array([c.copies for c in scenario.cards], np.int64)
+    return Setup(scenario, encode_cards(scenario.cards), encode_rules(r), gp, copies, base,
+                 params, keep, cand)
+
+
+def new_agg(setup: Setup) -> np.ndarray:
+    return np.zeros((len(setup.scenario.strategies), len(setup.scenario.cards), G.A_SIZE),
+                    np.int64)
+
+
+def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
+    """Play games g0..g1-1 with the numba engine: (rows, card aggregate)."""
+    rows = np.zeros((g1 - g0, setup.row_size), np.int64)
+    agg = new_agg(setup)
+    prog = progress if progress is not None else np.zeros(1, np.int64)
+    G.run_chunk_nb(g0, g1, setup.scenario.seed, setup.kinds, setup.rules, setup.gp,
+                   setup.copies, setup.base_strat, setup.strat_params, setup.keep_table,
+                   setup.cand_table, rows, agg, prog)
+    return rows, agg
+
+
+def play_logged(setup: Setup, g: int, max_events: int = 200_000):
+    """One game with its event log: (events (n, 5), row, card stats (P, K, 8))."""
+    D = int(setup.copies.sum())
+    ws = np.zeros(12 * D + 64, np.int64)
+    ev = np.zeros((max_events, 5), np.int64)
+    cs = np.zeros((setup.players, len(setup.scenario.cards), G.C_SIZE), np.int64)
+    row = np.zeros(setup.row_size, np.int64)
+    n = G.play_game_nb(g, setup.scenario.seed, setup.kinds, setup.rules, setup.gp,
+                       setup.copies, setup.base_strat, setup.strat_params, setup.keep_table,
+                       setup.cand_table, ev, max_events, cs, row, ws)
+    if n >= max_events:
+        raise RuntimeError(f"game {g} logged more than {max_events} events")
+    return ev[:n].copy(), row, cs
+
+
+TYPE_NAMES = TYPE_NAMES

@@ -1,0 +1,1 @@
+"""Running many games: seeding, chunking, executors, aggregation and the run directory."""

@@ -1,0 +1,106 @@
+"""Totals -> summary.json (deterministic) and the per-card table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.proportion import proportion_confint
+
+from simsym.core import game_nb as G
+from simsym.core.enums import TYPE_NAMES
+
+DIGITS = 6
+
+
+def _r(x) -> float:
+    return round(float(x), DIGITS)
+
+
+def wilson(wins: float, n: int) -> list[float]:
+    """95% Wilson interval of a win rate (wins may be fractional: shared ties)."""
+    if n == 0:
+        return [0.0, 1.0]
+    lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    return [_r(lo), _r(hi)]
+
+
+def _block(n, wins_units, score, score_sq, margin, symposia, by_type):
+    wins = wins_units / G.WIN_UNITS
+    mean = score / n if n else 0.0
+    var = max(score_sq / n - mean * mean, 0.0) if n else 0.0
+    return {
+        "games": int(n),
+        "wins": _r(wins),
+        "win_rate": _r(wins / n if n else 0.0),
+        "ci95": wilson(wins, n),
+        "mean_score": _r(mean),
+        "sd_score": _r(var ** 0.5),
+        "mean_margin": _r(margin / n if n else 0.0),
+        "symposia_per_game": _r(symposia / n if n else 0.0),
+        "points_by_type": {t: _r(by_type[i] / n if n else 0.0)
+                           for i, t in enumerate(TYPE_NAMES)},
+    }
+
+
+def build_summary(scenario, totals: dict, games: int, seed: int) -> dict:
+    P = scenario.players
+    n = int(totals["games"][0])
+    assert n == games, (n, games)
+    labels = [s.label for s in scenario.strategies]
+    base = [labels[i % len(labels)] for i in range(P)]
+    seats = []
+    for i in range(P):
+        b = _block(n, totals["seat_wins"][i], totals["seat_score"][i],
+                   totals["seat_score_sq"][i], totals["seat_margin"][i],
+                   totals["seat_symposia"][i], totals["seat_points_by_type"][i])
+        strategy = base[i] if scenario.seating == "mirror" else \
+            ("rotating" if scenario.seating == "rotate" else "random")
+        seats.append({"seat": i, "strategy": strategy, **b})
+    strategies = []
+    for s, label in enumerate(labels):
+        g = int(totals["strat_games"][s])
+        b = _block(g, totals["strat_wins"][s], totals["strat_score"][s],
+                   totals["strat_score_sq"][s], totals["strat_margin"][s],
+                   totals["strat_symposia"][s], totals["strat_points_by_type"][s])
+        b["player_games"] = b.pop("games")
+        strategies.append({"strategy": label, **b})
+    return {
+        "scenario": scenario.name,
+        "games": n,
+        "seed": seed,
+        "players": P,
+        "seating": scenario.seating,
+        "stalled": int(totals["stalled"][0]),
+        "mean_turns": _r(totals["turns"][0] / n),
+        "trades_per_game": _r(totals["trades"][0] / n),
+        "fair_share": _r(1 / P),
+        "seats": seats,
+        "strategies": strategies,
+        "rules": scenario.rules.as_dict(),
+    }
+
+
+CARD_COLUMNS = {
+    G.A_OH_N: "opening_n", G.A_OH_W: "opening_wins", G.A_GD_N: "drawn_n",
+    G.A_GD_W: "drawn_wins", G.A_GIH_N: "held_n", G.A_GIH_W: "held_wins",
+    G.A_PLAYED: "played", G.A_PLAYED_N: "played_n", G.A_POINTS: "points_when_played",
+    G.A_END: "at_end", G.A_DISCARDED: "discarded", G.A_TRADED: "received_by_trade",
+    G.A_HELD_UNPLAYED_N: "held_unplayed_n",
+}
+
+
+def card_table(scenario, agg: np.ndarray, totals: dict) -> pd.DataFrame:
+    """One row per (strategy, card): the raw counts the reports need (wins in whole wins)."""
+    rows = []
+    labels = [s.label for s in scenario.strategies]
+    for s, label in enumerate(labels):
+        pg = int(totals["strat_games"][s])
+        pw = totals["strat_wins"][s] / G.WIN_UNITS
+        for k, card in enumerate(scenario.cards):
+            row = {"strategy": label, "card": card.name, "category": card.category,
+                   "player_games": pg, "player_wins": _r(pw)}
+            for col, name in CARD_COLUMNS.items():
+                v = agg[s, k, col]
+                row[name] = _r(v / G.WIN_UNITS) if name.endswith("_wins") else int(v)
+            rows.append(row)
+    return pd.DataFrame(rows)

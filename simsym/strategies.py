@@ -1,0 +1,125 @@
+"""Scripted strategy families and their parameters (what a scenario's `strategies:` holds).
+
+The behaviour of each family is specified in docs/game-engine.md, section 6; both engines
+implement that text. This module only names the families, their parameters and defaults,
+validates a scenario's list, and encodes it as integers for the kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simsym.core.enums import TYPE_NAMES
+from simsym.errors import InputError, did_you_mean
+from simsym.yamlio import line_of
+
+FAMILIES = ("greedy", "patient", "specialist", "random")
+F_GREEDY, F_PATIENT, F_SPECIALIST, F_RANDOM = range(4)
+
+COMMON = {
+    "discard_max": (4, 0, 30, "most cards discarded in the Symposiarch phase"),
+    "keep_threshold": (3, 0, 1000, "discard only cards whose keep value is below this"),
+    "wine_weight": (2, 0, 100, "keep value of a printed Wine point, on top of its points"),
+    "trade": (True, None, None, "propose and accept trades"),
+    "trade_candidates": (6, 0, 1000, "kinds considered when asking for a card"),
+    "trade_inactive": (False, None, None, "also propose trades on other players' turns"),
+}
+SPECIFIC = {
+    "greedy": {},
+    "patient": {
+        "threshold": (15, 0, 1000, "make a Symposion only when it scores at least this"),
+        "late_run": (2, 0, 100, "... or once this many deck runs have ended"),
+    },
+    "specialist": {
+        "favours": ("social", TYPE_NAMES, None, "the Symposion type it plays and keeps for"),
+        "focus": (3, 0, 1000, "keep value added to cards its type can use"),
+        "fallback": (True, None, None, "play another type when its own has no legal play"),
+    },
+    "random": {},
+}
+
+# Integer parameter layout for the kernels (one row a seat).
+P_FAMILY, P_DISCARD_MAX, P_KEEP_THRESHOLD, P_WINE_WEIGHT, P_TRADE, P_TRADE_CANDIDATES, \
+    P_TRADE_INACTIVE, P_THRESHOLD, P_LATE_RUN, P_FAVOURS, P_FOCUS, P_FALLBACK = range(12)
+P_SIZE = 12
+
+
+@dataclass(frozen=True)
+class StrategyConfig:
+    family: str
+    params: tuple  # sorted (name, value) pairs, every parameter present
+    label: str  # how reports name it: "greedy", or "patient(threshold=12)"
+
+    def get(self, name):
+        return dict(self.params)[name]
+
+    def as_dict(self) -> dict:
+        return {"family": self.family, **dict(self.params)}
+
+
+def parameters(family: str) -> dict:
+    return {**COMMON, **SPECIFIC[family]}
+
+
+def _check(family, name, value, spec, file, line, key):
+    default, lo, hi, _ = spec
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise InputError(f"expected true or false, found {value!r}", file, line, key)
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise InputError(f"expected a whole number from {lo} to {hi}, found {value!r}",
+                             file, line, key)
+    elif value not in lo:
+        raise InputError(f"{value!r} is not allowed; one of {', '.join(lo)}", file, line, key)
+    return value
+
+
+def make_strategy(entry, file=None, line=None, key="strategies") -> StrategyConfig:
+    """A strategy from YAML: a family name, or {family: name, param: value, ...}."""
+    if isinstance(entry, str):
+        entry = {"family": entry}
+    if not isinstance(entry, dict) or "family" not in entry:
+        raise InputError("a strategy is a family name (" + ", ".join(FAMILIES) + ") or a "
+                         "mapping with 'family:' and its parameters", file, line, key)
+    family = entry["family"]
+    if family not in FAMILIES:
+        raise InputError(f"unknown strategy {family!r}{did_you_mean(str(family), FAMILIES)}; "
+                         "allowed: " + ", ".join(FAMILIES), file,
+                         line_of(entry, "family", line), f"{key}.family")
+    spec = parameters(family)
+    values = {n: s[0] for n, s in spec.items()}
+    given = []
+    for name, value in entry.items():
+        if name == "family":
+            continue
+        if name not in spec:
+            raise InputError(f"strategy {family!r} has no parameter {name!r}"
+                             f"{did_you_mean(str(name), spec)}; its parameters: "
+                             + ", ".join(spec), file, line_of(entry, name, line),
+                             f"{key}.{name}")
+        values[name] = _check(family, name, value, spec[name], file,
+                              line_of(entry, name, line), f"{key}.{name}")
+        given.append(f"{name}={value}")
+    label = family + (f"({', '.join(given)})" if given else "")
+    return StrategyConfig(family, tuple(sorted(values.items())), label)
+
+
+def encode_strategy(s: StrategyConfig) -> np.ndarray:
+    p = dict(s.params)
+    row = np.zeros(P_SIZE, np.int64)
+    row[P_FAMILY] = FAMILIES.index(s.family)
+    row[P_DISCARD_MAX] = p["discard_max"]
+    row[P_KEEP_THRESHOLD] = p["keep_threshold"]
+    row[P_WINE_WEIGHT] = p["wine_weight"]
+    row[P_TRADE] = p["trade"]
+    row[P_TRADE_CANDIDATES] = p["trade_candidates"]
+    row[P_TRADE_INACTIVE] = p["trade_inactive"]
+    row[P_THRESHOLD] = p.get("threshold", 0)
+    row[P_LATE_RUN] = p.get("late_run", 0)
+    row[P_FAVOURS] = TYPE_NAMES.index(p["favours"]) if "favours" in p else 0
+    row[P_FOCUS] = p.get("focus", 0)
+    row[P_FALLBACK] = p.get("fallback", True)
+    return row
