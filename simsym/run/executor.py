@@ -58,7 +58,7 @@ def _run_chunk(index, g0, g1, keep_rows) -> ChunkResult:
 
         rows, agg = run_chunk(_STATE["setup"], g0, g1)
     else:
-        from simsym.reference_runner import run_chunk_reference
+        from simsym.run.reference import run_chunk_reference
 
         rows, agg = run_chunk_reference(scenario, g0, g1)
     totals = reduce_rows(rows, scenario.players, len(scenario.strategies))

@@ -1,0 +1,41 @@
+"""Chunks played by the plain-Python reference engine, reduced like the numba engine's.
+
+The rows and per-card counts take the same shape as simsym.engine.run_chunk's, so totals
+and summary.json come out of the same aggregation whichever engine played the games."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simsym.core import game_nb as G
+
+
+def record_row(rec, P: int) -> np.ndarray:
+    row = np.zeros(G.R_FIXED + 6 * P, np.int64)
+    row[G.R_DEAL] = rec.deal
+    row[G.R_TURNS] = rec.turns
+    row[G.R_STALLED] = rec.stalled
+    row[G.R_TRADES] = rec.trades
+    for i in range(P):
+        row[G.R_FIXED + i] = rec.scores[i]
+        row[G.R_FIXED + P + i] = rec.seat_strategy[i]
+        row[G.R_FIXED + 2 * P + i] = rec.symposia[i]
+        for t in range(3):
+            row[G.R_FIXED + 3 * P + 3 * i + t] = rec.points_by_type[i][t]
+    return row
+
+
+def run_chunk_reference(scenario, g0: int, g1: int, search=None):
+    from simsym.reference.game import play_game
+
+    P = scenario.players
+    rows = np.zeros((g1 - g0, G.R_FIXED + 6 * P), np.int64)
+    agg = np.zeros((len(scenario.strategies), len(scenario.cards), G.A_SIZE), np.int64)
+    scores = np.zeros(P, np.int64)
+    units = np.zeros(P, np.int64)
+    for g in range(g0, g1):
+        rec = play_game(scenario, g, search=search)
+        rows[g - g0] = record_row(rec, P)
+        G.accumulate_nb(np.ascontiguousarray(rec.card_stats, np.int64), rows[g - g0], P, agg,
+                        scores, units)
+    return rows, agg
