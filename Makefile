@@ -33,3 +33,10 @@ docs: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The move-by-move logs of a few fixed-seed games, diffed by tests/test_golden.py.
+GOLDEN := base:0 base:1 mixed-rotate:0 mixed-rotate:1 mixed-rotate:2 mixed-rotate:3 players-2:5 no-trading:3
+golden: $(STAMP)
+	@for spec in $(GOLDEN); do sc=$${spec%%:*}; g=$${spec##*:}; \
+	  $(BIN)/simsym log scenarios/$$sc.yaml --game $$g > tests/golden/$$sc-game$$g.txt; \
+	  echo "tests/golden/$$sc-game$$g.txt"; done

@@ -46,10 +46,11 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import bench, best, options, run
+    from simsym.cli import bench, best, log, options, run
 
     main.add_command(best.best)
     main.add_command(run.run)
+    main.add_command(log.log)
     main.add_command(bench.bench)
     main.add_command(options.options)
 

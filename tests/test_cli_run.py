@@ -1,0 +1,106 @@
+"""`simsym run` end to end: outputs, flags over the file, determinism, bad input, Ctrl-C."""
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+from click.testing import CliRunner
+
+from simsym.cli.main import main
+from simsym.run.executor import Progress
+from simsym.scenario import REPO_ROOT
+
+SIMSYM = str(Path(sys.executable).parent / "simsym")
+BASE = str(REPO_ROOT / "scenarios" / "base.yaml")
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["run", *args])
+
+
+def test_run_writes_summary_cards_and_run_json(tmp_path):
+    r = run(BASE, "--games", "300", "--seed", "3", "--jobs", "1", "--out", str(tmp_path),
+            "--save-games")
+    assert r.exit_code == 0, r.output
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert s["games"] == 300 and s["seed"] == 3 and s["players"] == 4
+    assert isinstance(s["stalled"], int)
+    assert [seat["seat"] for seat in s["seats"]] == [0, 1, 2, 3]
+    for seat in s["seats"]:
+        assert {"seat", "strategy", "wins", "win_rate", "ci95", "mean_score"} <= set(seat)
+        lo, hi = seat["ci95"]
+        assert lo <= seat["win_rate"] <= hi
+    assert abs(sum(seat["wins"] for seat in s["seats"]) - 300) < 1e-3  # ties are shared
+    assert s["strategies"][0]["strategy"] == "greedy"
+    cards = pd.read_csv(tmp_path / "cards.csv")
+    assert len(cards) == 75 and cards["opening_n"].sum() == 300 * 4 * 9
+    games = pd.read_parquet(tmp_path / "games")
+    assert len(games) == 300 and sorted(games["game"]) == list(range(300))
+    meta = json.loads((tmp_path / "run.json").read_text())
+    assert meta["engine"] == "numba" and meta["games_per_second"] > 0
+
+
+def test_summary_is_byte_identical_across_jobs_and_chunks(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert run(BASE, "--games", "400", "--jobs", "1", "--out", str(a), "-q").exit_code == 0
+    assert run(BASE, "--games", "400", "--jobs", "2", "--chunk-size", "37", "--out", str(b),
+               "-q").exit_code == 0
+    assert (a / "summary.json").read_bytes() == (b / "summary.json").read_bytes()
+    assert (a / "cards.csv").read_bytes() == (b / "cards.csv").read_bytes()
+
+
+def test_bad_scenario_is_refused_before_any_game(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"extends: {BASE}\nstrategies:\n  - family: greedy\n    patience: 3\n")
+    r = run(str(bad), "--out", str(tmp_path / "out"))
+    assert r.exit_code == 2
+    assert "bad.yaml:4" in r.output and "patience" in r.output
+    assert not (tmp_path / "out").exists()
+    bad.write_text(f"extends: {BASE}\nplayers: 7\n")
+    assert run(str(bad)).exit_code == 2
+    bad.write_text(f"extends: {BASE}\nstrategies: [cheater]\n")
+    r = run(str(bad))
+    assert r.exit_code == 2 and "unknown strategy 'cheater'" in r.output
+
+
+def test_out_dir_of_another_scenario_needs_force(tmp_path):
+    assert run(BASE, "--games", "50", "--jobs", "1", "--out", str(tmp_path), "-q").exit_code == 0
+    other = tmp_path.parent / "other.yaml"
+    other.write_text(f"extends: {BASE}\nname: other\n")
+    r = run(str(other), "--games", "50", "--jobs", "1", "--out", str(tmp_path), "-q")
+    assert r.exit_code == 2 and "--force" in r.output
+    assert json.loads((tmp_path / "summary.json").read_text())["scenario"] == "base"
+    r = run(str(other), "--games", "50", "--jobs", "1", "--out", str(tmp_path), "-q", "--force")
+    assert r.exit_code == 0
+
+
+def test_progress_bar_shows_rate_and_eta():
+    buf = io.StringIO()
+    p = Progress(1000, True, stream=buf)
+    p.update(500, force=True)
+    p.close()
+    assert "500/1,000 games" in buf.getvalue() and "games/s" in buf.getvalue()
+    assert "ETA" in buf.getvalue()
+    quiet = io.StringIO()
+    Progress(10, False, stream=quiet).update(5, force=True)
+    assert quiet.getvalue() == ""
+
+
+def test_ctrl_c_exits_cleanly_and_keeps_the_previous_summary(tmp_path):
+    assert run(BASE, "--games", "60", "--jobs", "1", "--out", str(tmp_path), "-q").exit_code == 0
+    before = (tmp_path / "summary.json").read_bytes()
+    proc = subprocess.Popen([SIMSYM, "run", BASE, "--games", "5000000", "--jobs", "2",
+                             "--out", str(tmp_path), "-q"], stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    assert (tmp_path / "summary.json").read_bytes() == before
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
