@@ -14,7 +14,8 @@ from simsym.core import game_nb as G
 from simsym.core.enums import TYPE_NAMES
 from simsym.rules import encode_rules
 from simsym.scenario import Scenario
-from simsym.strategies import StrategyConfig, encode_strategy
+from simsym.errors import SimsymError
+from simsym.strategies import BUILT_IN, StrategyConfig, encode_strategy
 
 SEATING_CODES = {"mirror": 0, "rotate": 1, "random": 2}
 
@@ -75,6 +76,10 @@ class Setup:
 
 
 def setup_for(scenario: Scenario) -> Setup:
+    for s in scenario.strategies:
+        if s.family not in BUILT_IN:
+            raise SimsymError(f"strategy {s.label!r} is a Python class: only the reference "
+                              "engine runs those (simsym run --engine python)")
     r = scenario.rules
     P = scenario.players
     gp = np.zeros(G.G_SIZE, np.int64)

@@ -185,7 +185,8 @@ def load_scenario(path: str | Path) -> Scenario:
                          "seat", sfile, line_of(data, "strategies"), "strategies")
     strategies = [make_strategy(e, sfile, line_of(e, "family", line_of(data, "strategies"))
                                 if isinstance(e, dict) else line_of(data, "strategies"),
-                                f"strategies[{i}]") for i, e in enumerate(raw_strats)]
+                                f"strategies[{i}]", base_dir=Path(sfile).parent)
+                  for i, e in enumerate(raw_strats)]
     if seating == "mirror" and len(strategies) != 1:
         raise InputError("seating 'mirror' puts one strategy in every seat: list exactly one "
                          "(use 'rotate' or 'random' to mix strategies)", sfile,

@@ -15,7 +15,8 @@ from simsym.core.enums import TYPE_NAMES
 from simsym.errors import InputError, did_you_mean
 from simsym.yamlio import line_of
 
-FAMILIES = ("greedy", "patient", "specialist", "random")
+FAMILIES = ("greedy", "patient", "specialist", "random", "python")
+BUILT_IN = FAMILIES[:4]  # what the numba engine runs; "python" is the reference engine's
 F_GREEDY, F_PATIENT, F_SPECIALIST, F_RANDOM = range(4)
 
 COMMON = {
@@ -38,6 +39,10 @@ SPECIFIC = {
         "fallback": (True, None, None, "play another type when its own has no legal play"),
     },
     "random": {},
+    "python": {
+        "class": ("", None, None, "'file.py:ClassName' (beside the scenario) or 'module:Class'"),
+        "params": ({}, None, None, "keyword arguments for the class"),
+    },
 }
 
 # Integer parameter layout for the kernels (one row a seat).
@@ -51,6 +56,7 @@ class StrategyConfig:
     family: str
     params: tuple  # sorted (name, value) pairs, every parameter present
     label: str  # how reports name it: "greedy", or "patient(threshold=12)"
+    base_dir: str = "."  # where a python strategy's file is looked for
 
     def get(self, name):
         return dict(self.params)[name]
@@ -65,6 +71,16 @@ def parameters(family: str) -> dict:
 
 def _check(family, name, value, spec, file, line, key):
     default, lo, hi, _ = spec
+    if name == "params":
+        if not isinstance(value, dict):
+            raise InputError(f"expected a mapping of keyword arguments, found {value!r}", file,
+                             line, key)
+        return tuple(sorted((str(k), v) for k, v in value.items()))
+    if name == "class":
+        if not isinstance(value, str) or ":" not in value:
+            raise InputError(f"expected 'file.py:ClassName' or 'module:ClassName', found "
+                             f"{value!r}", file, line, key)
+        return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise InputError(f"expected true or false, found {value!r}", file, line, key)
@@ -77,7 +93,8 @@ def _check(family, name, value, spec, file, line, key):
     return value
 
 
-def make_strategy(entry, file=None, line=None, key="strategies") -> StrategyConfig:
+def make_strategy(entry, file=None, line=None, key="strategies",
+                  base_dir=".") -> StrategyConfig:
     """A strategy from YAML: a family name, or {family: name, param: value, ...}."""
     if isinstance(entry, str):
         entry = {"family": entry}
@@ -103,8 +120,20 @@ def make_strategy(entry, file=None, line=None, key="strategies") -> StrategyConf
         values[name] = _check(family, name, value, spec[name], file,
                               line_of(entry, name, line), f"{key}.{name}")
         given.append(f"{name}={value}")
+    if family == "python":
+        if not values["class"]:
+            raise InputError("a python strategy needs class: 'file.py:ClassName'", file, line,
+                             f"{key}.class")
+        from pathlib import Path
+
+        from simsym.reference.custom import load_class
+
+        load_class(values["class"], Path(base_dir), file, line_of(entry, "class", line),
+                   f"{key}.class")  # fail now, before any game, if it cannot be loaded
+        values["params"] = values["params"] if isinstance(values["params"], tuple) else ()
+        given = [values["class"].rsplit(":", 1)[1]]
     label = family + (f"({', '.join(given)})" if given else "")
-    return StrategyConfig(family, tuple(sorted(values.items())), label)
+    return StrategyConfig(family, tuple(sorted(values.items())), label, str(base_dir))
 
 
 def encode_strategy(s: StrategyConfig) -> np.ndarray:

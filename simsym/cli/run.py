@@ -22,6 +22,10 @@ from simsym.scenario import REPO_ROOT, load_scenario
               help="Processes [default: all cores].")
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
               help="The compiled engine, or the plain-Python reference (slow).")
+@click.option("--search", type=click.Choice(["reference", "numba"]), default="reference",
+              show_default=True,
+              help="With --engine python: the brute-force best-Symposion search, or the "
+                   "compiled one (faster; for strategies written as Python classes).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Run directory [default: reports/<scenario name>/].")
 @click.option("--save-games", is_flag=True, help="Also write one row a game (Parquet).")
@@ -29,7 +33,8 @@ from simsym.scenario import REPO_ROOT, load_scenario
               help="Games per chunk (results do not depend on it).")
 @click.option("--force", is_flag=True, help="Overwrite a run directory of another scenario.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no summary table.")
-def run(scenario_path, games, seed, jobs, engine, out, save_games, chunk_size, force, quiet):
+def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size, force,
+        quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
 
@@ -44,7 +49,7 @@ def run(scenario_path, games, seed, jobs, engine, out, save_games, chunk_size, f
                    f"{engine} engine, {jobs} process{'es' if jobs > 1 else ''}", err=True)
     summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs, engine=engine,
                            save_games=save_games, progress=show, force=force,
-                           chunk_size=chunk_size)
+                           chunk_size=chunk_size, search=search)
     if not quiet:
         click.echo(format_summary(summary))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"

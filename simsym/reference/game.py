@@ -23,6 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from simsym.errors import SimsymError
+from simsym.reference.custom import PlayerView, load_class
 from simsym.reference.symposion import TYPES, best_play
 
 Event = tuple[int, int, int, int, int]  # (code, a, b, c, d), spec §7
@@ -296,6 +298,8 @@ class Game:
         self.rng = game_stream(scenario.seed, self.deal_index)
         # spec §6.1: keep values, once per game per seat
         self.keep = [keep_values(self.cards, c) for c in self.cfg]
+        # Strategies written as Python classes (family "python"), one instance a seat.
+        self.custom = [make_custom(c) if c.family == "python" else None for c in self.cfg]
         # spec §3 state
         self.pile: list[int] = []
         self.discard: list[int] = []
@@ -445,6 +449,10 @@ class Game:
         """spec §6.2"""
         cfg = self.cfg[a]
         hand = self.hands[a]
+        if self.custom[a]:
+            chosen = list(self.custom[a].discards(self.view(a)))
+            self.check_cards(a, chosen, "discards", self.rules.discard_limit)
+            return chosen
         m = min(cfg.get("discard_max"), self.rules.discard_limit)
         if cfg.family == "random":
             n = self.rng.below(m + 1)
@@ -479,8 +487,11 @@ class Game:
         bound = self.rules.max_trades_per_turn
         swaps = 0
         cfg = self.cfg[a]
+        if self.custom[a]:
+            while swaps < bound and self.custom_trade(a):
+                swaps += 1
         # The active seat: attempts until one fails or the bound is reached.
-        if cfg.get("trade") and cfg.family != "random":
+        elif cfg.get("trade") and cfg.family != "random":
             while swaps < bound:
                 if not self.trade_attempt(a, excluded={a}):
                     break
@@ -557,12 +568,46 @@ class Game:
         # parameter, "propose and accept trades").
         if not cfg.get("trade"):
             return False
+        if self.custom[h]:
+            return bool(self.custom[h].accept_trade(self.view(h), list(offer), w))
         T = self.own_best(h, Hh).score
         T2 = self.own_best(h, multiset_minus(Hh, [w]) + list(offer)).score
         if cfg.family == "random":
             return T2 >= T
         keep = self.keep[h]
         return T2 > T or (T2 == T and sum(keep[o] for o in offer) >= keep[w])
+
+    # --- strategies written as Python classes (simsym.reference.custom) ----------------------
+
+    def view(self, seat):
+        """What seat may see: its own hand, the discard pile, the scores."""
+        def best(hand, types, required):
+            return self.best(hand, types, required_kinds=required)
+
+        return PlayerView(seat=seat, hand=sorted(self.hands[seat]), discard=list(self.discard),
+                          scores=list(self.score), turn=self.turn, runs_ended=self.runs_ended,
+                          cards=self.cards, rules=self.rules, _best=best,
+                          _below=self.rng.below)
+
+    def check_cards(self, seat, kinds, what, most):
+        if len(kinds) > most or Counter(kinds) - Counter(self.hands[seat]):
+            raise CustomStrategyError(f"{self.cfg[seat].label}: {what}() returned cards "
+                                      f"{kinds} that are not in the hand (or too many)")
+
+    def custom_trade(self, a) -> bool:
+        """A Python strategy's trade: propose_trade() -> (give, want), asked round the table
+        like a built-in attempt (spec §6.5 step 5)."""
+        proposal = self.custom[a].propose_trade(self.view(a))
+        if not proposal:
+            return False
+        x, w = proposal
+        self.check_cards(a, [x], "propose_trade", 1)
+        for step in range(1, self.P):
+            h = (a + step) % self.P
+            if self.accepts(h, w, [x]):
+                self.swap(a, h, [x], w)
+                return True
+        return False
 
     def swap(self, i, h, offer, w):
         """i gives offer to h and gets w; TRADE(i, h, x, w) then TRADE(i, h, x2, -1)."""
@@ -588,6 +633,17 @@ class Game:
         cfg = self.cfg[a]
         hand = self.hands[a]
         fam = cfg.family
+        if self.custom[a]:
+            p = self.custom[a].play(self.view(a))
+            if p is None or p.type is None:
+                return NONE
+            kinds = list(p.kinds)
+            self.check_cards(a, kinds, "play", len(hand))
+            legal = self.best(kinds, (p.type,), required_kinds=kinds)
+            if not legal.legal:
+                raise CustomStrategyError(f"{cfg.label}: play() returned an illegal "
+                                          f"{p.type} Symposion")
+            return legal
         if fam == "greedy":
             return self.best(hand)
         if fam == "patient":
@@ -681,6 +737,12 @@ class Game:
         """spec §6.4"""
         cfg = self.cfg[a]
         hand = self.hands[a]
+        if self.custom[a]:
+            chosen = list(self.custom[a].komos(self.view(a), n))
+            self.check_cards(a, chosen, "komos", n)
+            if len(chosen) != n:
+                raise CustomStrategyError(f"{cfg.label}: komos() must return {n} cards")
+            return chosen
         if cfg.family == "random":
             return self.random_picks(hand, n)
         B = self.own_best(a, hand).kinds
@@ -710,6 +772,17 @@ class Game:
             card_stats=self.stats, win_shares=shares, seat_trades=list(self.seat_trades),
             runs_ended=self.runs_ended, final_hands=[sorted(h) for h in self.hands],
             final_pile=list(self.pile), final_discard=list(self.discard))
+
+
+class CustomStrategyError(SimsymError):
+    """A strategy written as a Python class broke the rules of its interface."""
+
+
+def make_custom(cfg):
+    from pathlib import Path
+
+    cls = load_class(cfg.get("class"), Path(cfg.base_dir))
+    return cls(**dict(cfg.get("params")))
 
 
 def play_game(scenario, g: int, search=None) -> GameRecord:

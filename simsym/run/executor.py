@@ -40,15 +40,31 @@ class ChunkResult:
 _STATE: dict = {}
 
 
-def _init(scenario, engine):
+def _init(scenario, engine, search="reference"):
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    _STATE["key"] = (id(scenario), engine)
     _STATE["scenario"] = scenario
     _STATE["engine"] = engine
+    _STATE["oracle"] = None
     if engine == "numba":
         from simsym.engine import setup_for
 
         _STATE["setup"] = setup_for(scenario)
+    elif search == "numba":
+        _STATE["oracle"] = compiled_oracle(scenario)
+
+
+def compiled_oracle(scenario):
+    """The compiled best-Symposion search, in the reference engine's oracle interface."""
+    from simsym.search import Searcher
+
+    s = Searcher(scenario.cards, scenario.rules)
+    index = scenario.cards.index
+
+    def oracle(hand, types, required=()):
+        p = s.best(list(hand), types=types, required=required)
+        return p.score, p.type, tuple(sorted(index(n) for n in p.cards))
+
+    return oracle
 
 
 def _run_chunk(index, g0, g1, keep_rows) -> ChunkResult:
@@ -60,19 +76,27 @@ def _run_chunk(index, g0, g1, keep_rows) -> ChunkResult:
     else:
         from simsym.run.reference import run_chunk_reference
 
-        rows, agg = run_chunk_reference(scenario, g0, g1)
+        rows, agg = run_chunk_reference(scenario, g0, g1, search=_STATE["oracle"])
     totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
     return ChunkResult(index, g0, g1, totals, agg, rows if keep_rows else None)
 
 
 def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "numba",
-              chunk_size: int | None = None, on_chunk=None, keep_rows: bool = False):
+              chunk_size: int | None = None, on_chunk=None, keep_rows: bool = False,
+              search: str = "reference"):
     """Play games 0..games-1 of ``scenario`` with ``seed``.
+
+    ``search`` (python engine only): "reference" for the brute-force best-Symposion search,
+    "numba" for the compiled one (the game logic stays the reference's).
 
     ``on_chunk(result, done_games)`` is called in this process as each chunk finishes (for
     progress and for writing per-chunk files). Returns (totals, card aggregate)."""
     if engine not in ENGINES:
         raise ValueError(engine)
+    if engine == "numba":
+        from simsym.engine import setup_for
+
+        setup_for(scenario)  # refuses what the numba engine cannot run, before any work
     scenario = replace(scenario, seed=seed, games=games)
     chunk_size = chunk_size or default_chunk_size(games, jobs)
     chunks = plan_chunks(games, chunk_size)
@@ -87,12 +111,12 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
             on_chunk(res, done)
 
     if jobs <= 1:
-        _init(scenario, engine)
+        _init(scenario, engine, search)
         for i, (g0, g1) in enumerate(chunks):
             take(_run_chunk(i, g0, g1, keep_rows))
     else:
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init,
-                                   initargs=(scenario, engine))
+                                   initargs=(scenario, engine, search))
         try:
             pending = set()
             it = iter(enumerate(chunks))

@@ -38,8 +38,13 @@ def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
 
 def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                  engine: str = "numba", save_games: bool = False, progress: bool = False,
-                 force: bool = False, chunk_size: int | None = None) -> dict:
+                 force: bool = False, chunk_size: int | None = None,
+                 search: str = "reference") -> dict:
     """Run and write DIR/summary.json, DIR/cards.csv, DIR/run.json (and DIR/games/)."""
+    if engine == "numba":
+        from simsym.engine import setup_for
+
+        setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
     out = prepare_out_dir(out, scenario.name, force)
     games_tmp = out / ".games.partial"
     if save_games:
@@ -57,7 +62,8 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
 
     try:
         totals, agg = run_games(scenario, games, seed, jobs=jobs, engine=engine,
-                                chunk_size=chunk_size, on_chunk=on_chunk, keep_rows=save_games)
+                                chunk_size=chunk_size, on_chunk=on_chunk, keep_rows=save_games,
+                                search=search)
     except BaseException:
         shutil.rmtree(games_tmp, ignore_errors=True)
         raise
@@ -74,7 +80,8 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
 
     write_json(out / "run.json", {
         "scenario": scenario.name, "scenario_file": str(scenario.path), "games": games,
-        "seed": seed, "engine": engine, "jobs": jobs, "wall_seconds": round(wall, 3),
+        "seed": seed, "engine": engine, "search": search if engine == "python" else "numba",
+        "jobs": jobs, "wall_seconds": round(wall, 3),
         "games_per_second": round(games / wall, 1) if wall > 0 else None,
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
         "versions": {"simsym": __version__, "numba": numba.__version__,

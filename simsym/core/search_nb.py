@@ -1,0 +1,955 @@
+"""Exact best-Symposion search, numba-compiled, over the int64 card table and rule array.
+
+How it stays exact and fast (the reference brute force in simsym.reference checks it):
+
+* Types are searched one at a time; Intellectual twice, once without IO cards and once with
+  IO allowed but no WC/MW (ruling 17), so no search has to track that exclusion. Each of these
+  (type, mode) groups has a cheap upper bound (the sum of every allowed card's best value, plus
+  the largest Social bonus); groups are searched in order of decreasing bound and a group whose
+  bound is below the best score found so far is skipped. Exact ties between groups are broken
+  by (type, mode) order, so the answer is the same as searching the groups in canonical order.
+* In an Intellectual or Hedonistic search a card that can give no wine, is not Vintage and has
+  no requirement ("free") never affects legality, so the best play holds it exactly when it
+  scores (> 0 points); only the other cards are enumerated (excluded, or each option).
+* In a Social search the score is additive except for the bonus, which is at most B
+  (``maxbonus``). A free card worth more than B is in every best play; the free cards worth at
+  most B are enumerated as an exclusion set whose points sum to at most B. The exclusion sets
+  (and their I/H/E totals) are listed once per search, not once per leaf.
+* The depth-first walk over the enumerated cards prunes on wine (too much, or too little left
+  to reach the window), Vintage, the non-Container rule and on a score bound (strictly below the
+  best found, so tie-breaks are unaffected); the walk order is the canonical one.
+* E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
+  bitset answers that, and the split is rebuilt once for the winner.
+* All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated).
+
+Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
+list of card kinds, then type order intellectual, social, hedonistic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simsym.core.enums import (
+    CF_HO, CF_IO, CF_MW, CF_NH, CF_NI, CF_NOPT, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_SO,
+    CF_VINTAGE, CF_WOMAN, CF_CONTAINER, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E,
+    OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK,
+    RES_NCARDS, RES_PER_CARD, RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC,
+    T_INTELLECTUAL, T_SOCIAL,
+)
+from simsym.rules import (
+    R_BONUS_ALL, R_BONUS_EQ, R_BONUS_STACKS, R_BONUS_WINE_SCORED, R_EITHER_SPLIT, R_IO_BARS_MW,
+    R_MAX_VINTAGE, R_NON_CONTAINER, R_WINE_HI, R_WINE_LO, R_WINE_SCORED,
+)
+
+# Columns of a per-card "state" row: one way a card takes part (or not) in a search.
+# Columns S_IN..S_VAL are summed along the walk; S_REQW and S_REQWINE are maxed.
+S_IN = 0  # 1 if the card is played
+S_CW = 1  # wine counted for requirements
+S_WB = 2  # wine the all-equal Social bonus compares with (scored or printed)
+S_I = 3  # fixed Intellectual points (in I searches: all points but wine)
+S_H = 4  # fixed Hedonistic points
+S_E = 5  # Either points (Social searches only; in I/H searches they are folded in)
+S_NCW = 6  # counted wine from a non-Container card
+S_VINT = 7
+S_WOMEN = 8
+S_VAL = 9  # points the card adds before any bonus
+S_NSUM = 10
+S_REQW = 10
+S_REQWINE = 11
+S_OPT = 12  # option index
+S_COLS = 13
+MAXS = MAX_OPTIONS + 1
+
+# Social exclusion-set list (sorted by points lost, then bitmask): fields per entry.
+X_XS = 0  # bitmask over the optional free cards left out
+X_LOST = 1  # points lost
+X_K = 2  # how many cards are left out
+X_I = 3  # their I points
+X_D = 4  # (their I) - (their H) - (their E): shifts H - I + Etot
+X_E = 5  # their E points
+X_LO = 6  # subset-sum bitset of the E items of the fixed and the kept optional free cards
+X_HI = 7  # (valid when those items sum below 128)
+X_F = 8
+XCAP = 128
+
+NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
+
+
+@njit(cache=True)
+def workspace_size(n):
+    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards."""
+    return 24 * n + 5 * (n + 1) + n * MAXS * S_COLS + (n + 1) * S_COLS + XCAP * X_F + 64
+
+
+@njit(cache=True)
+def _allowed(kinds, k, t, mode, io_bars_mw):
+    if t == T_INTELLECTUAL:
+        if kinds[k, CF_NI] or kinds[k, CF_HO] or kinds[k, CF_SO]:
+            return False
+        if mode == 0 and kinds[k, CF_IO]:
+            return False
+        if mode == 1 and (kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and io_bars_mw)):
+            return False
+        return True
+    if t == T_HEDONISTIC:
+        return not (kinds[k, CF_NH] or kinds[k, CF_IO] or kinds[k, CF_SO])
+    return not (kinds[k, CF_IO] or kinds[k, CF_HO])
+
+
+@njit(cache=True)
+def _kinds_cmp(ws, o_hs, a, b, n):
+    """-1, 0 or 1 as the sorted kind list of mask ``a`` is below, equal to or above ``b``'s.
+
+    The sorted hand is at ws[o_hs:], so walking positions upwards yields each mask's sorted
+    kind list."""
+    i = 0
+    j = 0
+    while True:
+        while i < n and not (a >> i) & 1:
+            i += 1
+        while j < n and not (b >> j) & 1:
+            j += 1
+        if i >= n or j >= n:
+            if i >= n and j >= n:
+                return 0
+            return -1 if i >= n else 1  # a proper prefix is smaller
+        hi_ = ws[o_hs + i]
+        hj = ws[o_hs + j]
+        if hi_ != hj:
+            return -1 if hi_ < hj else 1
+        i += 1
+        j += 1
+
+
+@njit(cache=True)
+def _better(ws, o_hs, n, score, cnt, mask, g, tie_wins, best_score, best_n, best_mask, best_g):
+    """Canonical order. Exact ties go to the earlier (type, mode) group; within a group the
+    caller says (``tie_wins``) whether the new play comes first in the canonical walk."""
+    if score != best_score:
+        return score > best_score
+    if cnt != best_n:
+        return cnt < best_n
+    c = _kinds_cmp(ws, o_hs, mask, best_mask, n)
+    if c != 0:
+        return c < 0
+    return g < best_g or (g == best_g and tie_wins)
+
+
+@njit(cache=True)
+def _subset_sums(items, m):
+    """Bitset (two uint64 words, sums 0..127) of the sums reachable by subsets of items."""
+    lo = np.uint64(1)
+    hi = np.uint64(0)
+    for q in range(m):
+        lo, hi = _fold(lo, hi, items[q])
+    return lo, hi
+
+
+@njit(cache=True)
+def _fold(lo, hi, v):
+    """Add one item of size v (0 <= v < 128) to a subset-sum bitset."""
+    if v == 0:
+        return lo, hi
+    if v >= 64:
+        return lo, hi | (lo << np.uint64(v - 64))
+    nlo = lo << np.uint64(v)
+    nhi = (hi << np.uint64(v)) | (lo >> np.uint64(64 - v))
+    return lo | nlo, hi | nhi
+
+
+@njit(cache=True)
+def _has_sum(lo, hi, x):
+    if x < 0 or x >= 128:
+        return False
+    if x < 64:
+        return (lo >> np.uint64(x)) & np.uint64(1) == np.uint64(1)
+    return (hi >> np.uint64(x - 64)) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True)
+def _has_sum_slow(items, m, x):
+    """Subset-sum reachability for totals too large for the two-word bitset."""
+    reach = np.zeros(x + 1, np.bool_)
+    reach[0] = True
+    for q in range(m):
+        v = items[q]
+        for s in range(x, v - 1, -1):
+            if reach[s - v]:
+                reach[s] = True
+    return reach[x]
+
+
+@njit(cache=True)
+def _bonus_target(ifix, hfix, etot, wine_for_bonus, rules):
+    """(bonus, E points to Intellectual) if the split reaching I = H exists; x = -1 if the
+    totals alone rule the bonus out. The subset-sum check is the caller's."""
+    d = hfix - ifix + etot
+    if d < 0 or d % 2 != 0:
+        return 0, -1
+    x = d // 2
+    if x > etot:
+        return 0, -1
+    bonus = rules[R_BONUS_EQ]
+    if ifix + x == wine_for_bonus:
+        if rules[R_BONUS_STACKS]:
+            bonus += rules[R_BONUS_ALL]
+        elif rules[R_BONUS_ALL] > bonus:
+            bonus = rules[R_BONUS_ALL]
+    return bonus, x
+
+
+@njit(cache=True)
+def _social_bonus(ifix, hfix, etot, eitems, m, wine_for_bonus, rules):
+    """(bonus, E points to Intellectual that reach it) for a Social play; x = -1 if no bonus."""
+    bonus, x = _bonus_target(ifix, hfix, etot, wine_for_bonus, rules)
+    if x < 0:
+        return 0, -1
+    if not rules[R_EITHER_SPLIT]:
+        if etot < 128:
+            lo, hi = _subset_sums(eitems, m)
+            if not _has_sum(lo, hi, x):
+                return 0, -1
+        elif not _has_sum_slow(eitems, m, x):
+            return 0, -1
+    return bonus, x
+
+
+@njit(cache=True)
+def _x_lost(ws, o_pv, np_, xs):
+    lost = 0
+    for r in range(np_):
+        if (xs >> r) & 1:
+            lost += ws[o_pv + r]
+    return lost
+
+
+@njit(cache=True)
+def _x_fields(ws, o_pi, o_ph, o_pe, np_, xs, flo, fhi, fetot):
+    """(count, I, I - H - E, E) of the optional free cards in ``xs`` and the subset-sum
+    bitset of the fixed free cards' and the other optional cards' E items."""
+    di = 0
+    dh = 0
+    de = 0
+    k = 0
+    lo = flo
+    hi = fhi
+    inc = fetot
+    for r in range(np_):
+        e = ws[o_pe + r]
+        if (xs >> r) & 1:
+            di += ws[o_pi + r]
+            dh += ws[o_ph + r]
+            de += e
+            k += 1
+        elif e:
+            inc += e
+            if inc < 128:
+                lo, hi = _fold(lo, hi, e)
+    return k, di, di - dh - de, de, lo, hi
+
+
+@njit(cache=True)
+def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
+    """Best legal Symposion in ``hand[:n]`` (kind codes, any order).
+
+    ``required_mask``: bit p set = hand position p must be played. ``type_mask``: bit t set =
+    type t may be declared. Writes the answer into ``res`` (see enums.RES_*): score 0, type -1
+    and mask 0 when nothing is legal; per-card choice codes in hand order.
+    """
+    ws = np.empty(workspace_size(n), np.int64)
+    best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws)
+
+
+@njit(cache=True)
+def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
+    """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
+    ``workspace_size(n)`` entries (its contents are overwritten)."""
+    # Workspace layout.
+    o_hs = 0  # the hand sorted by kind
+    o_perm = o_hs + n  # hand position of each sorted card
+    o_bopt = o_perm + n  # best play's option per card
+    o_copt = o_bopt + n  # free cards' option in the current search
+    o_ns = o_copt + n  # enumerated cards: number of states
+    o_epos = o_ns + n  # ... sorted position
+    o_ppos = o_epos + n  # Social optional free cards: sorted position, value, I, H, E
+    o_pv = o_ppos + n
+    o_pi = o_pv + n
+    o_ph = o_pi + n
+    o_pe = o_ph + n
+    o_li = o_pe + n  # E items of the enumerated cards at a Social leaf
+    o_ei = o_li + n  # scratch for the slow subset-sum path
+    o_al = o_ei + n  # per card: groups it may join (with a usable option)
+    o_oki = o_al + n  # ... options usable in I, in H; options with wine
+    o_okh = o_oki + n
+    o_wm = o_okh + n
+    o_bi = o_wm + n  # ... best option and value in I, in H
+    o_bvi = o_bi + n
+    o_bh = o_bvi + n
+    o_bvh = o_bh + n
+    o_fr = o_bvh + n  # ... 1 if no Vintage and no requirement
+    o_ch = o_fr + n + 8
+    o_rv = o_ch + n + 1  # suffix sums of the enumerated cards' best value
+    o_rc = o_rv + n + 1  # ... of their largest counted wine
+    o_rn = o_rc + n + 1  # ... of their largest non-Container wine
+    o_st = o_rn + n + 1
+    o_acc = o_st + n * MAXS * S_COLS
+    o_x = o_acc + (n + 1) * S_COLS
+
+    # Sort a copy of the hand by kind (insertion sort; hands are small), remembering positions.
+    for p in range(n):
+        v = hand[p]
+        q = p
+        while q > 0 and ws[o_hs + q - 1] > v:
+            ws[o_hs + q] = ws[o_hs + q - 1]
+            ws[o_perm + q] = ws[o_perm + q - 1]
+            q -= 1
+        ws[o_hs + q] = v
+        ws[o_perm + q] = p
+    req = np.int64(0)
+    for q in range(n):
+        if (required_mask >> ws[o_perm + q]) & 1:
+            req |= np.int64(1) << q
+
+    wine_scored = rules[R_WINE_SCORED] != 0
+    io_bars_mw = rules[R_IO_BARS_MW] != 0
+    need_ncw = rules[R_NON_CONTAINER]
+    max_vint = rules[R_MAX_VINTAGE]
+    either_split = rules[R_EITHER_SPLIT] != 0
+    bonus_wine_scored = rules[R_BONUS_WINE_SCORED] != 0
+    beq = rules[R_BONUS_EQ]
+    ball = rules[R_BONUS_ALL]
+    stacks = rules[R_BONUS_STACKS] != 0
+    maxbonus = beq + ball if stacks else max(beq, ball)
+    ball_total = beq + ball if stacks else max(beq, ball)
+
+    # One pass over the cards: what each group may use, and each group's upper bound (every
+    # usable card at its best value, plus the largest Social bonus) and largest wine.
+    has_io = False
+    for q in range(n):
+        if kinds[ws[o_hs + q], CF_IO]:
+            has_io = True
+    gon = np.int64(0)  # groups still possible
+    if type_mask & 1:
+        gon |= 1
+        if has_io:
+            gon |= 2
+    if (type_mask >> T_SOCIAL) & 1:
+        gon |= 4
+    if (type_mask >> T_HEDONISTIC) & 1:
+        gon |= 8
+    ub0 = 0
+    ub1 = 0
+    ub2 = maxbonus
+    ub3 = 0
+    wx0 = 0
+    wx1 = 0
+    wx2 = 0
+    wx3 = 0
+    wmat = 0  # groups in which women matter
+    for q in range(n):
+        k = ws[o_hs + q]
+        required = (req >> q) & 1
+        io = kinds[k, CF_IO] != 0
+        ho = kinds[k, CF_HO] != 0
+        so = kinds[k, CF_SO] != 0
+        a_i = not (kinds[k, CF_NI] or ho or so)
+        a_i0 = a_i and not io
+        a_i1 = a_i and not (kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and io_bars_mw))
+        a_s = not (io or ho)
+        a_h = not (kinds[k, CF_NH] or io or so)
+        if kinds[k, CF_REQ_WOMEN] > 0:
+            if a_i0:
+                wmat |= 1
+            if a_i1:
+                wmat |= 2
+            if a_s:
+                wmat |= 4
+            if a_h:
+                wmat |= 8
+        oki = 0
+        okh = 0
+        wm = 0
+        bvi = -1
+        bvh = -1
+        bvs = -1
+        bi = -1
+        bh = -1
+        bwi = 0
+        bwh = 0
+        bws = 0
+        nopt = kinds[k, CF_NOPT]
+        for o in range(nopt):
+            base = CF_OPT + o * OPT_SIZE
+            pw = kinds[k, base + OPT_WINE]
+            sw = kinds[k, base + OPT_WINE_SCORED]
+            ci = kinds[k, base + OPT_I]
+            ch = kinds[k, base + OPT_H]
+            val = sw + ci + ch + kinds[k, base + OPT_E]
+            cw = sw if wine_scored else pw
+            if pw != 0 or sw != 0:
+                wm |= 1 << o
+            if ch == 0:
+                oki |= 1 << o
+                if val > bvi:
+                    bvi = val
+                    bi = o
+                bwi = max(bwi, cw)
+            if ci == 0:
+                okh |= 1 << o
+                if val > bvh:
+                    bvh = val
+                    bh = o
+                bwh = max(bwh, cw)
+            bvs = max(bvs, val)
+            bws = max(bws, cw)
+        al = 0
+        if a_i0 and oki:
+            al |= 1
+            ub0 += bvi
+            wx0 += bwi
+        if a_i1 and oki:
+            al |= 2
+            ub1 += bvi
+            wx1 += bwi
+        if a_s and nopt:
+            al |= 4
+            ub2 += bvs
+            wx2 += bws
+        if a_h and okh:
+            al |= 8
+            ub3 += bvh
+            wx3 += bwh
+        if required:
+            gon &= al
+        ws[o_al + q] = al
+        ws[o_oki + q] = oki
+        ws[o_okh + q] = okh
+        ws[o_wm + q] = wm
+        ws[o_bi + q] = bi
+        ws[o_bvi + q] = bvi
+        ws[o_bh + q] = bh
+        ws[o_bvh + q] = bvh
+        ws[o_fr + q] = 1 if (kinds[k, CF_VINTAGE] == 0 and kinds[k, CF_REQ_WOMEN] == 0
+                             and kinds[k, CF_REQ_WINE] == 0) else 0
+    if wx0 < rules[R_WINE_LO + T_INTELLECTUAL]:
+        gon &= ~1
+    if wx1 < rules[R_WINE_LO + T_INTELLECTUAL]:
+        gon &= ~2
+    if wx2 < rules[R_WINE_LO + T_SOCIAL]:
+        gon &= ~4
+    if wx3 < rules[R_WINE_LO + T_HEDONISTIC]:
+        gon &= ~8
+
+    best_score = -1
+    best_n = 0
+    best_mask = np.int64(0)
+    best_g = 4
+    best_leaf = -1
+    best_xs = 0
+    leaf_id = 0
+
+    # Search the groups in order of decreasing bound (stable); skip any whose bound is below
+    # the best score found so far.
+    while gon:
+        g = -1
+        ub = -1
+        for gg in range(NGROUPS):
+            if (gon >> gg) & 1:
+                u = ub0 if gg == 0 else (ub1 if gg == 1 else (ub2 if gg == 2 else ub3))
+                if u > ub:
+                    ub = u
+                    g = gg
+        gon &= ~(np.int64(1) << g)
+        if ub < best_score:
+            break
+        t = T_INTELLECTUAL if g < 2 else (T_SOCIAL if g == 2 else T_HEDONISTIC)
+        mode = 1 if g == 1 else 0
+        social = t == T_SOCIAL
+        lo_w = rules[R_WINE_LO + t]
+        hi_w = rules[R_WINE_HI + t]
+        women_matter = (wmat >> g) & 1 != 0
+        m = 0  # enumerated cards
+        np_ = 0  # Social: optional free cards
+        free_mask = np.int64(0)
+        pmask = np.int64(0)
+        for c in range(S_COLS):
+            ws[o_acc + c] = 0
+        # Fixed free cards' E points (Social): subset-sum bitset and total.
+        flo = np.uint64(1)
+        fhi = np.uint64(0)
+        fetot = 0
+        psum = 0  # optional free cards: total value, I, H, E
+        pisum = 0
+        phsum = 0
+        pesum = 0
+        has_reqs = False
+        for q in range(n):
+            if not (ws[o_al + q] >> g) & 1:
+                continue
+            k = ws[o_hs + q]
+            bit = np.int64(1) << q
+            required = (req & bit) != 0
+            woman = 0
+            if kinds[k, CF_WOMAN]:
+                woman = 1
+            elif kinds[k, CF_MW] and g != 1:
+                woman = 1
+            okm = ws[o_oki + q] if t == T_INTELLECTUAL else (
+                ws[o_okh + q] if t == T_HEDONISTIC else (1 << kinds[k, CF_NOPT]) - 1)
+            free = ws[o_fr + q] != 0 and (okm & ws[o_wm + q]) == 0 \
+                and not (woman and women_matter)
+            if free and not social:
+                # Include exactly when it scores (or is required); best option first.
+                if t == T_INTELLECTUAL:
+                    bo = ws[o_bi + q]
+                    bv = ws[o_bvi + q]
+                else:
+                    bo = ws[o_bh + q]
+                    bv = ws[o_bvh + q]
+                if bv > 0 or required:
+                    ws[o_acc + S_IN] += 1
+                    if t == T_INTELLECTUAL:
+                        ws[o_acc + S_I] += bv
+                    else:
+                        ws[o_acc + S_H] += bv
+                    ws[o_acc + S_VAL] += bv
+                    ws[o_acc + S_WOMEN] += woman
+                    ws[o_copt + q] = bo
+                    free_mask |= bit
+                continue
+            if free and social and okm == 1:
+                ci = kinds[k, CF_OPT + OPT_I]
+                ch = kinds[k, CF_OPT + OPT_H]
+                ce = kinds[k, CF_OPT + OPT_E]
+                val = ci + ch + ce
+                ws[o_copt + q] = 0
+                if required or val > maxbonus:
+                    ws[o_acc + S_IN] += 1
+                    ws[o_acc + S_I] += ci
+                    ws[o_acc + S_H] += ch
+                    ws[o_acc + S_E] += ce
+                    ws[o_acc + S_VAL] += val
+                    ws[o_acc + S_WOMEN] += woman
+                    free_mask |= bit
+                    if ce:
+                        fetot += ce
+                        if fetot < 128:
+                            flo, fhi = _fold(flo, fhi, ce)
+                else:
+                    ws[o_ppos + np_] = q
+                    ws[o_pv + np_] = val
+                    ws[o_pi + np_] = ci
+                    ws[o_ph + np_] = ch
+                    ws[o_pe + np_] = ce
+                    psum += val
+                    pisum += ci
+                    phsum += ch
+                    pesum += ce
+                    pmask |= bit
+                    np_ += 1
+                continue
+            # An enumerated card: its states (left out unless required, then each option).
+            sbase = o_st + m * MAXS * S_COLS
+            ns = 0
+            if not required:
+                for c in range(S_COLS):
+                    ws[sbase + c] = 0
+                ns = 1
+            reqw = kinds[k, CF_REQ_WOMEN]
+            reqwine = kinds[k, CF_REQ_WINE]
+            if reqw > 0 or reqwine > 0:
+                has_reqs = True
+            vint = kinds[k, CF_VINTAGE]
+            cont = kinds[k, CF_CONTAINER]
+            bv = 0
+            bc = 0
+            bn = 0
+            for o in range(kinds[k, CF_NOPT]):
+                if not (okm >> o) & 1:
+                    continue
+                base = CF_OPT + o * OPT_SIZE
+                pw = kinds[k, base + OPT_WINE]
+                sw = kinds[k, base + OPT_WINE_SCORED]
+                ci = kinds[k, base + OPT_I]
+                ch = kinds[k, base + OPT_H]
+                ce = kinds[k, base + OPT_E]
+                cw = sw if wine_scored else pw
+                r = sbase + ns * S_COLS
+                ws[r + S_IN] = 1
+                ws[r + S_OPT] = o
+                ws[r + S_CW] = cw
+                ws[r + S_WB] = sw if bonus_wine_scored else pw
+                if t == T_INTELLECTUAL:
+                    ws[r + S_I] = ci + ce
+                    ws[r + S_H] = 0
+                    ws[r + S_E] = 0
+                elif t == T_HEDONISTIC:
+                    ws[r + S_I] = 0
+                    ws[r + S_H] = ch + ce
+                    ws[r + S_E] = 0
+                else:
+                    ws[r + S_I] = ci
+                    ws[r + S_H] = ch
+                    ws[r + S_E] = ce
+                ncw = 0 if cont else cw
+                ws[r + S_NCW] = ncw
+                ws[r + S_VINT] = vint
+                ws[r + S_WOMEN] = woman
+                ws[r + S_REQW] = reqw
+                ws[r + S_REQWINE] = reqwine
+                val = sw + ci + ch + ce
+                ws[r + S_VAL] = val
+                bv = max(bv, val)
+                bc = max(bc, cw)
+                bn = max(bn, ncw)
+                ns += 1
+            ws[o_epos + m] = q
+            ws[o_ns + m] = ns
+            ws[o_rv + m] = bv
+            ws[o_rc + m] = bc
+            ws[o_rn + m] = bn
+            m += 1
+        # Suffix bounds of the enumerated cards.
+        ws[o_rv + m] = 0
+        ws[o_rc + m] = 0
+        ws[o_rn + m] = 0
+        for j in range(m - 1, -1, -1):
+            ws[o_rv + j] += ws[o_rv + j + 1]
+            ws[o_rc + j] += ws[o_rc + j + 1]
+            ws[o_rn + j] += ws[o_rn + j + 1]
+        extra = psum + maxbonus if social else 0
+        if ws[o_acc + S_VAL] + ws[o_rv] + extra < best_score:
+            continue
+        if ws[o_acc + S_CW] + ws[o_rc] < lo_w or ws[o_acc + S_NCW] + ws[o_rn] < need_ncw:
+            continue
+        nx = 0
+        x_state = 0  # Social exclusion-set list: 0 not built, 1 built, 2 too long (on the fly)
+        # Depth-first walk over the enumerated cards' states, pruning on wine, Vintage and
+        # the score bound.
+        d = 0
+        ws[o_ch] = -1
+        while d >= 0:
+            if d == m:
+                # A leaf: check the requirements, then (Social) try the exclusion sets.
+                a = o_acc + m * S_COLS
+                d -= 1
+                cw = ws[a + S_CW]
+                if cw < lo_w or cw > hi_w or ws[a + S_NCW] < need_ncw \
+                        or ws[a + S_VINT] > max_vint:
+                    continue
+                if has_reqs and (ws[a + S_WOMEN] < ws[a + S_REQW] or cw < ws[a + S_REQWINE]):
+                    continue
+                if not social:
+                    score = ws[a + S_VAL]
+                    cnt = ws[a + S_IN]
+                    if score < best_score or cnt == 0:
+                        continue
+                    if score == best_score and cnt > best_n:
+                        continue
+                    mask = free_mask
+                    for j in range(m):
+                        if ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_IN]:
+                            mask |= np.int64(1) << ws[o_epos + j]
+                    if _better(ws, o_hs, n, score, cnt, mask, g, False, best_score, best_n,
+                               best_mask, best_g):
+                        best_score = score
+                        best_n = cnt
+                        best_mask = mask
+                        best_g = g
+                        _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask)
+                    continue
+                # Social leaf.
+                vall = ws[a + S_VAL] + psum
+                if vall + maxbonus < best_score:
+                    continue
+                leaf_id += 1
+                if x_state == 0:
+                    # The exclusion sets worth at most B, in increasing bitmask order (a set
+                    # worth more than B skips all its supersets that follow it), then sorted
+                    # by points lost.
+                    x_state = 1
+                    xs = 0
+                    lim = np.int64(1) << np_
+                    while xs < lim:
+                        lost = _x_lost(ws, o_pv, np_, xs)
+                        if lost > maxbonus:
+                            xs += xs & -xs
+                            continue
+                        if nx >= XCAP:
+                            x_state = 2
+                            break
+                        kx, di, dd, de, xlo, xhi = _x_fields(ws, o_pi, o_ph, o_pe, np_, xs,
+                                                             flo, fhi, fetot)
+                        j = nx
+                        while j > 0 and ws[o_x + (j - 1) * X_F + X_LOST] > lost:
+                            for c in range(X_F):
+                                ws[o_x + j * X_F + c] = ws[o_x + (j - 1) * X_F + c]
+                            j -= 1
+                        r = o_x + j * X_F
+                        ws[r + X_XS] = xs
+                        ws[r + X_LOST] = lost
+                        ws[r + X_K] = kx
+                        ws[r + X_I] = di
+                        ws[r + X_D] = dd
+                        ws[r + X_E] = de
+                        ws[r + X_LO] = np.int64(xlo)
+                        ws[r + X_HI] = np.int64(xhi)
+                        nx += 1
+                        xs += 1
+                iall = ws[a + S_I] + pisum
+                eall = ws[a + S_E] + pesum  # S_E holds the fixed free cards' E too
+                dleaf = ws[a + S_H] + phsum - iall + eall
+                wb = ws[a + S_WB]
+                call = ws[a + S_IN] + np_
+                nli = -1  # this leaf's enumerated E items, gathered when first needed
+                emask = np.int64(-1)
+                xi = 0
+                xs = 0
+                lim = np.int64(1) << np_
+                while True:
+                    if x_state == 1:
+                        if xi >= nx:
+                            break
+                        r = o_x + xi * X_F
+                        xi += 1
+                        lost = ws[r + X_LOST]
+                        if vall - lost + maxbonus < best_score:
+                            break
+                        xcur = ws[r + X_XS]
+                        kx = ws[r + X_K]
+                        di = ws[r + X_I]
+                        dd = ws[r + X_D]
+                        de = ws[r + X_E]
+                        xlo = np.uint64(ws[r + X_LO])
+                        xhi = np.uint64(ws[r + X_HI])
+                    else:
+                        if xs >= lim:
+                            break
+                        lost = _x_lost(ws, o_pv, np_, xs)
+                        if lost > maxbonus:
+                            xs += xs & -xs
+                            continue
+                        xcur = xs
+                        xs += 1
+                        if vall - lost + maxbonus < best_score:
+                            continue
+                        kx, di, dd, de, xlo, xhi = _x_fields(ws, o_pi, o_ph, o_pe, np_, xcur,
+                                                             flo, fhi, fetot)
+                    base_score = vall - lost
+                    cnt = call - kx
+                    if cnt == 0:
+                        continue
+                    dtot = dleaf + dd  # H - I + Etot of this play
+                    etot = eall - de
+                    bonus = 0
+                    if dtot >= 0 and dtot % 2 == 0 and dtot // 2 <= etot:
+                        x = dtot // 2
+                        cand = beq
+                        if iall - di + x == wb:
+                            cand = ball_total
+                        if base_score + cand < best_score:
+                            continue
+                        if either_split:
+                            reach = True
+                        elif etot < 128:
+                            if nli < 0:
+                                nli = 0
+                                for j in range(m):
+                                    e = ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_E]
+                                    if e:
+                                        ws[o_li + nli] = e
+                                        nli += 1
+                            for j in range(nli):
+                                xlo, xhi = _fold(xlo, xhi, ws[o_li + j])
+                            reach = _has_sum(xlo, xhi, x)
+                        else:
+                            reach = _has_sum_slow_leaf(ws, o_st, o_ch, m, o_pe, np_, xcur,
+                                                       o_ei, o_hs, o_copt, kinds, free_mask,
+                                                       n, x)
+                        if reach:
+                            bonus = cand
+                    score = base_score + bonus
+                    if score < best_score:
+                        continue
+                    if score == best_score and cnt > best_n:
+                        continue
+                    if emask < 0:
+                        emask = free_mask | pmask
+                        for j in range(m):
+                            if ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_IN]:
+                                emask |= np.int64(1) << ws[o_epos + j]
+                    mask = emask
+                    for j in range(np_):
+                        if (xcur >> j) & 1:
+                            mask &= ~(np.int64(1) << ws[o_ppos + j])
+                    if _better(ws, o_hs, n, score, cnt, mask, g,
+                               best_leaf == leaf_id and xcur < best_xs, best_score, best_n,
+                               best_mask, best_g):
+                        best_score = score
+                        best_n = cnt
+                        best_mask = mask
+                        best_g = g
+                        best_leaf = leaf_id
+                        best_xs = xcur
+                        _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask)
+                continue
+            ch_ = ws[o_ch + d] + 1
+            ws[o_ch + d] = ch_
+            if ch_ >= ws[o_ns + d]:
+                d -= 1
+                continue
+            row = o_st + (d * MAXS + ch_) * S_COLS
+            a0 = o_acc + d * S_COLS
+            a1 = a0 + S_COLS
+            for c in range(S_NSUM):
+                ws[a1 + c] = ws[a0 + c] + ws[row + c]
+            if has_reqs:
+                ws[a1 + S_REQW] = max(ws[a0 + S_REQW], ws[row + S_REQW])
+                ws[a1 + S_REQWINE] = max(ws[a0 + S_REQWINE], ws[row + S_REQWINE])
+            cw = ws[a1 + S_CW]
+            if cw > hi_w or ws[a1 + S_VINT] > max_vint:
+                continue
+            if cw + ws[o_rc + d + 1] < lo_w or ws[a1 + S_NCW] + ws[o_rn + d + 1] < need_ncw:
+                continue
+            if ws[a1 + S_VAL] + ws[o_rv + d + 1] + extra < best_score:
+                continue
+            d += 1
+            ws[o_ch + d] = -1
+    best_type = -1
+    best_mode = 0
+    if best_g < 4:
+        best_type = T_INTELLECTUAL if best_g < 2 else (T_SOCIAL if best_g == 2 else T_HEDONISTIC)
+        best_mode = 1 if best_g == 1 else 0
+    _write_result(ws, o_hs, o_perm, o_bopt, o_st, n, kinds, rules, best_score, best_n,
+                  best_mask, best_type, best_mode, res)
+
+
+@njit(cache=True)
+def _has_sum_slow_leaf(ws, o_st, o_ch, m, o_pe, np_, xs, o_ei, o_hs, o_copt, kinds, free_mask,
+                       n, x):
+    """Subset-sum check over every E item of a Social play, for totals of 128 and more."""
+    ne = 0
+    for j in range(m):
+        e = ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_E]
+        if e:
+            ws[o_ei + ne] = e
+            ne += 1
+    for r in range(np_):
+        if not (xs >> r) & 1 and ws[o_pe + r]:
+            ws[o_ei + ne] = ws[o_pe + r]
+            ne += 1
+    for q in range(n):
+        if (free_mask >> q) & 1:
+            e = kinds[ws[o_hs + q], CF_OPT + ws[o_copt + q] * OPT_SIZE + OPT_E]
+            if e:
+                ws[o_ei + ne] = e
+                ne += 1
+    return _has_sum_slow(ws[o_ei:o_ei + ne], ne, x)
+
+
+@njit(cache=True)
+def _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask):
+    for q in range(n):
+        if (mask >> q) & 1:
+            ws[o_bopt + q] = ws[o_copt + q]
+    for j in range(m):
+        r = o_st + (j * MAXS + ws[o_ch + j]) * S_COLS
+        if ws[r + S_IN]:
+            ws[o_bopt + ws[o_epos + j]] = ws[r + S_OPT]
+
+
+@njit(cache=True)
+def _write_result(ws, o_hs, o_perm, o_bopt, o_tmp, n, kinds, rules, best_score, best_n,
+                  best_mask, best_type, best_mode, res):
+    for i in range(RES_SIZE):
+        res[i] = 0
+    res[RES_TYPE] = -1
+    if best_type < 0:
+        return
+    t = best_type
+    wine = 0
+    pwine = 0
+    ifix = 0
+    hfix = 0
+    ne = 0
+    etot = 0
+    o_ei = o_tmp
+    o_epos = o_tmp + n
+    o_toi = o_tmp + 2 * n
+    eitems = ws[o_ei:o_ei + n]
+    for q in range(n):
+        ws[o_toi + q] = 0
+    has_req_women = False
+    for q in range(n):
+        if (best_mask >> q) & 1 and kinds[ws[o_hs + q], CF_REQ_WOMEN] > 0:
+            has_req_women = True
+    for q in range(n):
+        if not (best_mask >> q) & 1:
+            continue
+        k = ws[o_hs + q]
+        base = CF_OPT + ws[o_bopt + q] * OPT_SIZE
+        wine += kinds[k, base + OPT_WINE_SCORED]
+        pwine += kinds[k, base + OPT_WINE]
+        ifix += kinds[k, base + OPT_I]
+        hfix += kinds[k, base + OPT_H]
+        e = kinds[k, base + OPT_E]
+        if e:
+            ws[o_ei + ne] = e
+            ws[o_epos + ne] = q
+            ne += 1
+            etot += e
+    # Split the E points: all to the type's own category, or (Social) a split reaching the
+    # bonus, rebuilt from the subset-sum prefixes; with no bonus reachable, all to Intellectual.
+    bonus = 0
+    if t == T_INTELLECTUAL:
+        for r in range(ne):
+            ws[o_toi + ws[o_epos + r]] = ws[o_ei + r]
+    elif t == T_SOCIAL:
+        wb = wine if rules[R_BONUS_WINE_SCORED] else pwine
+        bonus, x = _social_bonus(ifix, hfix, etot, eitems, ne, wb, rules)
+        if x < 0:
+            for r in range(ne):
+                ws[o_toi + ws[o_epos + r]] = ws[o_ei + r]
+        elif rules[R_EITHER_SPLIT]:
+            for r in range(ne):  # greedy fill: any x in 0..etot is reachable by splitting
+                give = min(x, ws[o_ei + r])
+                ws[o_toi + ws[o_epos + r]] = give
+                x -= give
+        else:
+            for r in range(ne - 1, -1, -1):  # last item first, against the prefix sums
+                if etot < 128:
+                    plo, phi = _subset_sums(eitems, r)
+                    ok = _has_sum(plo, phi, x - ws[o_ei + r])
+                else:
+                    ok = x >= ws[o_ei + r] and _has_sum_slow(eitems, r, x - ws[o_ei + r])
+                if x >= ws[o_ei + r] and ok:
+                    ws[o_toi + ws[o_epos + r]] = ws[o_ei + r]
+                    x -= ws[o_ei + r]
+    ii = ifix
+    hh = hfix
+    for r in range(ne):
+        ii += ws[o_toi + ws[o_epos + r]]
+        hh += ws[o_ei + r] - ws[o_toi + ws[o_epos + r]]
+    res[RES_SCORE] = best_score
+    res[RES_TYPE] = t
+    res[RES_WINE] = wine
+    res[RES_I] = ii
+    res[RES_H] = hh
+    res[RES_BONUS] = bonus
+    res[RES_NCARDS] = best_n
+    mask = np.int64(0)
+    for q in range(n):
+        if (best_mask >> q) & 1:
+            p = ws[o_perm + q]
+            mask |= np.int64(1) << p
+            k = ws[o_hs + q]
+            woman = kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and has_req_women
+                                            and not (t == T_INTELLECTUAL and best_mode == 1))
+            res[RES_PER_CARD + p] = ws[o_bopt + q] + CH_E_SHIFT * ws[o_toi + q] + (
+                CH_WOMAN if woman else 0)
+    res[RES_MASK] = mask
+
+
+assert MAX_HAND <= 62
