@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/simsym best Plato Mathematics Science Education Grapes Vines "Wine Mixed with Water" Dancers
+	$(BIN)/simsym run $(SCENARIO)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
@@ -25,7 +25,7 @@ test-quick: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: $(STAMP)
-	$(BIN)/simsym bench
+	$(BIN)/simsym bench --million
 
 docs: $(STAMP)
 	$(BIN)/simsym options --markdown > docs/rule-options.md

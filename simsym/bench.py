@@ -62,3 +62,72 @@ def search_figures(scenario, hands=2000, ref_hands=30, reps=50, seed=1, size=9) 
         "reference_hands": len(sub), "reference_hands_per_s": len(sub) / ref_s,
         "ratio": ref_s / fast_s, "agree": agree,
     }
+
+
+def game_figures(scenario, games: int = 2000, ref_games: int = 2, jobs: int = 0) -> dict:
+    """Games/s of the numba engine (1 process and all cores) and of the pure-Python reference
+    engine on the same first games, with a check that their summaries are identical."""
+    import os
+
+    from simsym.run.executor import run_games
+    from simsym.run.summary import build_summary
+
+    jobs = jobs or os.cpu_count() or 1
+    seed = scenario.seed
+    run_games(scenario, 10, seed, engine="numba")  # compile or load from cache
+    t = time.perf_counter()
+    run_games(scenario, games, seed, engine="numba", jobs=1, chunk_size=games)
+    one = games / (time.perf_counter() - t)
+    t = time.perf_counter()
+    run_games(scenario, games * jobs, seed, engine="numba", jobs=jobs)
+    many = games * jobs / (time.perf_counter() - t)
+    t = time.perf_counter()
+    ref_tot, ref_agg = run_games(scenario, ref_games, seed, engine="python")
+    ref_rate = ref_games / (time.perf_counter() - t)
+    t = time.perf_counter()
+    nb_tot, nb_agg = run_games(scenario, ref_games, seed, engine="numba")
+    same = (build_summary(scenario, ref_tot, ref_games, seed)
+            == build_summary(scenario, nb_tot, ref_games, seed)) and bool((ref_agg == nb_agg).all())
+    return {"games": games, "numba_games_per_s_1": one, "jobs": jobs,
+            "numba_games_per_s_all": many, "scaling": many / one,
+            "reference_games": ref_games, "reference_games_per_s": ref_rate,
+            "ratio": one / ref_rate, "summaries_identical": same}
+
+
+def compile_figures() -> dict:
+    """First-call time of the kernels in a fresh process: cold (empty numba cache) and warm."""
+    import subprocess
+    import sys
+    import tempfile
+
+    code = ("import time; t=time.perf_counter();"
+            "from simsym.scenario import load_scenario, BASE_SCENARIO;"
+            "from simsym.engine import setup_for, run_chunk;"
+            "run_chunk(setup_for(load_scenario(BASE_SCENARIO)), 0, 1);"
+            "print(time.perf_counter()-t)")
+    out = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**__import__("os").environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("cold", "cached"):
+            r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                               text=True, check=True)
+            out[f"compile_{label}_s"] = float(r.stdout.strip().splitlines()[-1])
+    return out
+
+
+def million_figures(scenario_path, games: int = 1_000_000) -> dict:
+    """Wall time and peak RSS (largest process) of `simsym run` on ``games`` games."""
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).parent / "simsym")
+    with tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        subprocess.run([exe, "run", str(scenario_path), "--games", str(games), "--out", out,
+                        "-q", "--force"], check=True)
+        wall = time.perf_counter() - t
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {"million_games": games, "million_wall_s": wall, "million_peak_rss_mb": peak_kb / 1024}

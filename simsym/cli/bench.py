@@ -1,8 +1,9 @@
-"""`simsym bench`: speed figures, measured in one process so they compare side by side."""
+"""`simsym bench`: speed figures, measured in one process run so they compare side by side."""
 
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
@@ -11,28 +12,65 @@ from simsym.cli.common import scenario_option, scenario_or_base
 
 @click.command()
 @scenario_option
-@click.option("--hands", default=2000, show_default=True, help="9-card hands for the numba search.")
+@click.option("--hands", default=2000, show_default=True, help="9-card hands for the search.")
 @click.option("--ref-hands", default=30, show_default=True,
-              help="Of those, how many the (slow) reference also searches.")
+              help="Of those, how many the (slow) brute-force reference also searches.")
 @click.option("--reps", default=50, show_default=True, help="Repeats of each hand when timing.")
-@click.option("--seed", default=1, show_default=True)
+@click.option("--games", default=2000, show_default=True,
+              help="Games per process for the engine figures.")
+@click.option("--ref-games", default=2, show_default=True,
+              help="Games the pure-Python reference engine plays (about 15 s each).")
+@click.option("--million", is_flag=True,
+              help="Also time a 1,000,000-game `simsym run` and its peak memory (minutes).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
-def bench(scenario_path, hands, ref_hands, reps, seed, as_json):
-    """Measure the best-Symposion search: numba vs the reference on the same hands."""
-    scenario = scenario_or_base(scenario_path)
-    from simsym.bench import search_figures
+def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_json):
+    """Measure the search and the engines: numba vs reference, scaling, compile, memory."""
+    from simsym.bench import compile_figures, game_figures, million_figures, search_figures
+    from simsym.scenario import BASE_SCENARIO
 
-    figs = search_figures(scenario, hands=hands, ref_hands=ref_hands, reps=reps, seed=seed)
+    scenario = scenario_or_base(scenario_path)
+    quiet = as_json
+    say = (lambda *a: None) if quiet else (lambda m: click.echo(m, err=True))
+    say("measuring the best-Symposion search ...")
+    figs = {"cpus": os.cpu_count(), "scenario": scenario.name}
+    figs.update(search_figures(scenario, hands=hands, ref_hands=ref_hands, reps=reps))
+    say("measuring the engines ...")
+    figs["engine"] = game_figures(scenario, games=games, ref_games=ref_games)
+    say("measuring compile times in fresh processes ...")
+    figs.update(compile_figures())
+    if million:
+        say("running 1,000,000 games ...")
+        figs.update(million_figures(scenario_path or BASE_SCENARIO))
     if as_json:
         click.echo(json.dumps(figs, sort_keys=True))
         return
-    click.echo(f"best-Symposion search, {figs['hand_size']}-card hands from the "
-               f"{scenario.name} deck, one core")
-    click.echo(f"  numba compile (first call)     {figs['compile_s']:10.2f} s")
-    click.echo(f"  numba median per hand          {figs['numba_median_us']:10.2f} us"
-               f"   ({figs['numba_hands']} hands x {figs['reps']} repeats)")
-    click.echo(f"  numba hands/s                  {figs['numba_hands_per_s']:10,.0f}")
-    click.echo(f"  reference hands/s              {figs['reference_hands_per_s']:10,.1f}"
-               f"   ({figs['reference_hands']} hands)")
-    click.echo(f"  ratio numba/reference (same hands) {figs['ratio']:8,.0f}x")
-    click.echo(f"  agreement on those hands       {figs['agree']}/{figs['reference_hands']}")
+    e = figs["engine"]
+    lines = [
+        f"simsym bench: scenario {scenario.name}, {figs['cpus']} cores",
+        "",
+        "best-Symposion search (9-card hands from the deck, one core)",
+        f"  numba median per hand        {figs['numba_median_us']:10.2f} us",
+        f"  numba hands/s                {figs['numba_hands_per_s']:10,.0f}",
+        f"  reference hands/s            {figs['reference_hands_per_s']:10,.1f}"
+        f"   (brute force, {figs['reference_hands']} hands)",
+        f"  ratio on the same hands      {figs['ratio']:10,.0f}x",
+        f"  agreement                    {figs['agree']:>10}/{figs['reference_hands']}",
+        "",
+        "games (base rules and strategies of the scenario)",
+        f"  numba, 1 process             {e['numba_games_per_s_1']:10,.0f} games/s",
+        f"  numba, {e['jobs']} processes          {e['numba_games_per_s_all']:10,.0f} games/s"
+        f"   (scaling {e['scaling']:.2f}x)",
+        f"  reference (pure Python)      {e['reference_games_per_s']:10,.3f} games/s"
+        f"   ({e['reference_games']} games)",
+        f"  ratio numba/reference        {e['ratio']:10,.0f}x",
+        f"  summaries identical          {str(e['summaries_identical']):>10}",
+        "",
+        "compile (first call in a fresh process)",
+        f"  cold (empty numba cache)     {figs['compile_cold_s']:10.1f} s",
+        f"  from the numba cache         {figs['compile_cached_s']:10.1f} s",
+    ]
+    if million:
+        lines += ["", f"1,000,000 games with `simsym run` (all cores)",
+                  f"  wall time                    {figs['million_wall_s']:10.1f} s",
+                  f"  peak RSS (largest process)   {figs['million_peak_rss_mb']:10.0f} MB"]
+    click.echo("\n".join(lines))
