@@ -31,10 +31,17 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.option("--save-games", is_flag=True, help="Also write one row a game (Parquet).")
 @click.option("--chunk-size", type=click.IntRange(1), default=None,
               help="Games per chunk (results do not depend on it).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Processes on this machine, or a Dask cluster.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="With --executor dask: an existing scheduler [default: a local cluster with "
+                   "one worker a core].")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted run in --out from its saved chunks.")
 @click.option("--force", is_flag=True, help="Overwrite a run directory of another scenario.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no summary table.")
-def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size, force,
-        quiet):
+def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
+        executor, scheduler, resume, force, quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
 
@@ -43,13 +50,20 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     seed = scenario.seed if seed is None else seed
     jobs = jobs or os.cpu_count() or 1
     out = Path(out) if out else REPO_ROOT / "reports" / scenario.name
+    if scheduler and executor != "dask":
+        raise click.UsageError("--scheduler goes with --executor dask")
+    if executor == "dask" and engine != "numba":
+        raise click.UsageError("--executor dask runs the numba engine")
     show = not quiet and sys.stderr.isatty()
     if not quiet:
+        where = (f"Dask at {scheduler}" if scheduler else f"local Dask cluster, {jobs} workers") \
+            if executor == "dask" else f"{jobs} process{'es' if jobs > 1 else ''}"
         click.echo(f"{scenario.name}: {games:,} games, {scenario.players} players, seed {seed}, "
-                   f"{engine} engine, {jobs} process{'es' if jobs > 1 else ''}", err=True)
+                   f"{engine} engine, {where}" + (", resuming" if resume else ""), err=True)
     summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs, engine=engine,
                            save_games=save_games, progress=show, force=force,
-                           chunk_size=chunk_size, search=search)
+                           chunk_size=chunk_size, search=search, executor=executor,
+                           scheduler=scheduler, resume=resume)
     if not quiet:
         click.echo(format_summary(summary))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"

@@ -1,7 +1,8 @@
-"""Split games into chunks by game index and run them in this process or in N processes.
+"""Split games into chunks by game index and run them here, in N processes, or on Dask.
 
 Game g depends on (seed, g) alone and chunk totals are integers merged by addition, so the
-totals are the same for any number of processes, chunk size or completion order.
+totals are the same for any executor, number of processes or workers, chunk size or
+completion order. Chunks already done (a resumed run) are skipped.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
 from simsym.run.aggregate import merge, reduce_rows
 
 ENGINES = ("numba", "python")
+EXECUTORS = ("local", "dask")
 
 
 def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -33,24 +36,25 @@ class ChunkResult:
     g1: int
     totals: dict
     agg: np.ndarray
-    rows: np.ndarray | None
 
 
-# One engine per process, built once (the worker initializer, or lazily in-process).
+# One engine per process, built once per scenario (a worker may serve several runs).
 _STATE: dict = {}
 
 
-def _init(scenario, engine, search="reference"):
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    _STATE["scenario"] = scenario
-    _STATE["engine"] = engine
-    _STATE["oracle"] = None
-    if engine == "numba":
-        from simsym.engine import setup_for
+def _engine_state(scenario, engine, search):
+    key = (id(scenario), engine, search)
+    if _STATE.get("key") != key:
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+        _STATE.clear()
+        _STATE["key"] = key
+        if engine == "numba":
+            from simsym.engine import setup_for
 
-        _STATE["setup"] = setup_for(scenario)
-    elif search == "numba":
-        _STATE["oracle"] = compiled_oracle(scenario)
+            _STATE["setup"] = setup_for(scenario)
+        else:
+            _STATE["oracle"] = compiled_oracle(scenario) if search == "numba" else None
+    return _STATE
 
 
 def compiled_oracle(scenario):
@@ -67,30 +71,44 @@ def compiled_oracle(scenario):
     return oracle
 
 
-def _run_chunk(index, g0, g1, keep_rows) -> ChunkResult:
-    scenario, engine = _STATE["scenario"], _STATE["engine"]
+def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> ChunkResult:
+    """Play one chunk and reduce it (in whatever process runs it). With ``games_dir`` the
+    chunk's per-game rows are written there as its own Parquet part file."""
+    state = _engine_state(scenario, engine, search)
     if engine == "numba":
         from simsym.engine import run_chunk
 
-        rows, agg = run_chunk(_STATE["setup"], g0, g1)
+        rows, agg = run_chunk(state["setup"], g0, g1)
     else:
         from simsym.run.reference import run_chunk_reference
 
-        rows, agg = run_chunk_reference(scenario, g0, g1, search=_STATE["oracle"])
+        rows, agg = run_chunk_reference(scenario, g0, g1, search=state["oracle"])
+    if games_dir is not None:
+        from simsym.run.job import game_frame
+
+        part = Path(games_dir) / f"part-{index:06d}.parquet"
+        tmp = part.with_name(f".{part.name}.tmp")
+        game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
+        os.replace(tmp, part)
     totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
-    return ChunkResult(index, g0, g1, totals, agg, rows if keep_rows else None)
+    return ChunkResult(index, g0, g1, totals, agg)
+
+
+def _init_worker(scenario, engine, search):
+    _engine_state(scenario, engine, search)
 
 
 def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "numba",
-              chunk_size: int | None = None, on_chunk=None, keep_rows: bool = False,
-              search: str = "reference"):
+              chunk_size: int | None = None, on_chunk=None, search: str = "reference",
+              games_dir=None, executor: str = "local", scheduler: str | None = None,
+              done: dict | None = None):
     """Play games 0..games-1 of ``scenario`` with ``seed``.
 
     ``search`` (python engine only): "reference" for the brute-force best-Symposion search,
-    "numba" for the compiled one (the game logic stays the reference's).
-
-    ``on_chunk(result, done_games)`` is called in this process as each chunk finishes (for
-    progress and for writing per-chunk files). Returns (totals, card aggregate)."""
+    "numba" for the compiled one (the game logic stays the reference's). ``on_chunk(result,
+    done_games)`` is called in this process as each chunk finishes (progress, checkpoints).
+    ``done`` maps chunk index -> ChunkResult already finished (a resumed run): those chunks
+    are not played again. Returns (totals, card aggregate)."""
     if engine not in ENGINES:
         raise ValueError(engine)
     if engine == "numba":
@@ -100,57 +118,71 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
     scenario = replace(scenario, seed=seed, games=games)
     chunk_size = chunk_size or default_chunk_size(games, jobs)
     chunks = plan_chunks(games, chunk_size)
-    totals, agg, done = None, None, 0
-
-    def take(res: ChunkResult):
-        nonlocal totals, agg, done
+    done = dict(done or {})
+    totals, agg, played = None, None, 0
+    for res in done.values():
         totals = merge(totals, res.totals)
         agg = res.agg.copy() if agg is None else agg + res.agg
-        done += res.g1 - res.g0
-        if on_chunk:
-            on_chunk(res, done)
+        played += res.g1 - res.g0
+    todo = [(i, g0, g1) for i, (g0, g1) in enumerate(chunks) if i not in done]
 
-    if jobs <= 1:
-        _init(scenario, engine, search)
-        for i, (g0, g1) in enumerate(chunks):
-            take(_run_chunk(i, g0, g1, keep_rows))
+    def take(res: ChunkResult):
+        nonlocal totals, agg, played
+        totals = merge(totals, res.totals)
+        agg = res.agg.copy() if agg is None else agg + res.agg
+        played += res.g1 - res.g0
+        if on_chunk:
+            on_chunk(res, played)
+
+    args = (scenario, engine, search)
+    if executor == "dask":
+        from simsym.run.dask_executor import run_on_dask
+
+        run_on_dask(args, todo, games_dir, take, jobs=jobs, scheduler=scheduler)
+    elif jobs <= 1:
+        for i, g0, g1 in todo:
+            take(run_chunk_task(*args, i, g0, g1, games_dir))
     else:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init,
-                                   initargs=(scenario, engine, search))
-        try:
-            pending = set()
-            it = iter(enumerate(chunks))
-            # Keep a bounded number of chunks in flight: memory stays bounded.
-            for i, (g0, g1) in it:
-                pending.add(pool.submit(_run_chunk, i, g0, g1, keep_rows))
-                if len(pending) >= 2 * jobs:
-                    break
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    take(f.result())
-                    nxt = next(it, None)
-                    if nxt is not None:
-                        i, (g0, g1) = nxt
-                        pending.add(pool.submit(_run_chunk, i, g0, g1, keep_rows))
-        except BaseException:
-            for p in list(getattr(pool, "_processes", {}).values()):
-                p.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
+        _run_in_processes(args, todo, games_dir, take, jobs)
     return totals, agg
+
+
+def _run_in_processes(args, todo, games_dir, take, jobs):
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=args)
+    try:
+        pending = set()
+        it = iter(todo)
+        # Keep a bounded number of chunks in flight: memory stays bounded.
+        for i, g0, g1 in it:
+            pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
+            if len(pending) >= 2 * jobs:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                take(f.result())
+                nxt = next(it, None)
+                if nxt is not None:
+                    i, g0, g1 = nxt
+                    pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
+    except BaseException:
+        for p in list(getattr(pool, "_processes", {}).values()):
+            p.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
 class Progress:
     """A one-line progress bar with games/s and ETA, on stderr, only on a terminal."""
 
-    def __init__(self, total: int, enabled: bool, stream=None):
+    def __init__(self, total: int, enabled: bool, stream=None, start_at: int = 0):
         import sys
 
         self.total, self.enabled = total, enabled
         self.stream = stream or sys.stderr
         self.start = time.perf_counter()
+        self.start_at = start_at
         self.last = 0.0
 
     def update(self, done: int, force: bool = False):
@@ -161,7 +193,7 @@ class Progress:
             return
         self.last = now
         el = max(now - self.start, 1e-9)
-        rate = done / el
+        rate = (done - self.start_at) / el
         eta = (self.total - done) / rate if rate > 0 else float("inf")
         width = 30
         fill = int(width * done / self.total) if self.total else width

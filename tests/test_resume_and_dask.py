@@ -1,0 +1,127 @@
+"""Long runs survive interruption (kill -9 at random moments, then --resume), and Dask
+runs give the same summary.json as local ones, even when a worker dies mid-run."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from simsym.errors import SimsymError
+from simsym.run.job import run_scenario
+from simsym.scenario import BASE_SCENARIO, load_scenario
+
+SIMSYM = str(Path(sys.executable).parent / "simsym")
+GAMES = 2400
+
+
+@pytest.fixture(scope="module")
+def reference_summary(tmp_path_factory):
+    out = tmp_path_factory.mktemp("uninterrupted")
+    run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=7, out=out, jobs=1)
+    return (out / "summary.json").read_bytes(), (out / "cards.csv").read_bytes()
+
+
+def start(out, *extra):
+    return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(GAMES),
+                             "--seed", "7", "--jobs", "2", "--chunk-size", "60", "--out",
+                             str(out), "-q", *extra], start_new_session=True,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def chunks_done(out):
+    return len(list((out / "chunks").glob("chunk-*.npz"))) if (out / "chunks").exists() else 0
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_moments_then_resume_is_identical(tmp_path, reference_summary):
+    rng = random.Random(2026)
+    out = tmp_path / "run"
+    proc = start(out)
+    kills = 0
+    for attempt in range(3):
+        # Wait until some chunks are saved, then kill the whole process group at once.
+        deadline = time.time() + 120
+        target = chunks_done(out) + rng.randint(1, 6)
+        while chunks_done(out) < target and proc.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(rng.random() * 0.5)
+        if proc.poll() is not None:
+            break
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        kills += 1
+        assert not (out / "summary.json").exists()
+        proc = start(out, "--resume")
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert kills >= 2
+    summary, cards = reference_summary
+    assert (out / "summary.json").read_bytes() == summary
+    assert (out / "cards.csv").read_bytes() == cards
+    assert not (out / "chunks").exists()
+
+
+def test_resume_refuses_another_scenario_or_seed(tmp_path):
+    out = tmp_path / "run"
+    proc = start(out)
+    deadline = time.time() + 120
+    while chunks_done(out) < 2 and time.time() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with pytest.raises(SimsymError, match="another seed"):
+        run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=8, out=out, resume=True)
+    other = load_scenario(BASE_SCENARIO.parent / "plato-nerf.yaml")
+    with pytest.raises(SimsymError, match="another scenario"):
+        run_scenario(other, games=GAMES, seed=7, out=out, resume=True)
+    with pytest.raises(SimsymError, match="no interrupted run"):
+        run_scenario(load_scenario(BASE_SCENARIO), games=10, seed=7, out=tmp_path / "x",
+                     resume=True)
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_matches_local_processes(tmp_path, reference_summary):
+    out = tmp_path / "dask"
+    r = subprocess.run([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(GAMES), "--seed",
+                        "7", "--executor", "dask", "--jobs", "2", "--chunk-size", "97",
+                        "--out", str(out), "-q"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert (out / "summary.json").read_bytes() == reference_summary[0]
+
+
+@pytest.mark.slow
+def test_dask_worker_killed_mid_run_gives_the_same_summary(tmp_path, reference_summary):
+    from dask.distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"})
+    out = tmp_path / "dask-kill"
+    errors = []
+
+    def go():
+        try:
+            run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=7, out=out,
+                         executor="dask", scheduler=cluster.scheduler_address, chunk_size=40)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    try:
+        t = threading.Thread(target=go)
+        t.start()
+        deadline = time.time() + 180
+        while chunks_done(out) < 3 and time.time() < deadline:
+            time.sleep(0.05)
+        nanny = next(iter(cluster.workers.values()))
+        os.kill(nanny.process.process.pid, signal.SIGKILL)  # the worker, mid-run
+        t.join(timeout=600)
+    finally:
+        cluster.close()
+    assert not errors, errors
+    assert (out / "summary.json").read_bytes() == reference_summary[0]
