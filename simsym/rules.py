@@ -203,7 +203,9 @@ FIXED_RULINGS = """
 - **20** Score = scored Wine + Intellectual + Hedonistic as applied + the Social bonus.
 - **Ties between plays** (not a rule: needed for seeded, comparable runs): the best play is the
   first in the order highest score, fewest cards, lexicographically smallest sorted list of
-  card indices (card-file order), then type intellectual, social, hedonistic.
+  card indices (card-file order), then type intellectual, social, hedonistic, then the
+  smallest list of option indices card by card in card-file order ("1W or 2E" as 1W first).
+  With no bonus reachable, a Social play's E points are all shown as Intellectual.
 """
 
 

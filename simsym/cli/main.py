@@ -46,11 +46,12 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import bench, best, log, options, run
+    from simsym.cli import bench, best, log, options, report, run
 
     main.add_command(best.best)
     main.add_command(run.run)
     main.add_command(log.log)
+    main.add_command(report.report)
     main.add_command(bench.bench)
     main.add_command(options.options)
 

@@ -39,9 +39,11 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted run in --out from its saved chunks.")
 @click.option("--force", is_flag=True, help="Overwrite a run directory of another scenario.")
+@click.option("--report/--no-report", default=True, show_default=True,
+              help="Also write report.md with its plots (simsym report RUN_DIR).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no summary table.")
 def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
-        executor, scheduler, resume, force, quiet):
+        executor, scheduler, resume, force, report, quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
 
@@ -64,10 +66,14 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                            save_games=save_games, progress=show, force=force,
                            chunk_size=chunk_size, search=search, executor=executor,
                            scheduler=scheduler, resume=resume)
+    if report:
+        from simsym.report.build import build_report
+
+        build_report(out)
     if not quiet:
         click.echo(format_summary(summary))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
-                   + (", games/" if save_games else ""))
+                   + (", report.md" if report else "") + (", games/" if save_games else ""))
 
 
 def format_summary(s: dict) -> str:

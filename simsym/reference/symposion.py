@@ -53,9 +53,11 @@ NO_PLAY = Play(None, (), 0, 0, 0, 0)
 def play_key(play: Play):
     """Canonical order of plays (smaller is better): highest score, then fewest cards, then the
     lexicographically smallest sorted list of card kinds (card-file order), then type in the
-    order intellectual, social, hedonistic."""
+    order intellectual, social, hedonistic, then the smallest list of option indices taken
+    card by card in card-file order (so "1W or 2E" played as 1W comes first)."""
     t = TYPES.index(play.type) if play.type else 3
-    return (-play.score, len(play.cards), play.kinds, t)
+    options = tuple(pc.option for pc in sorted(play.cards, key=lambda pc: (pc.kind, pc.position)))
+    return (-play.score, len(play.cards), play.kinds, t, options)
 
 
 def counted_wine(card: Card, option: int, rules: RuleOptions) -> int:
@@ -171,6 +173,7 @@ def best_play(hand: list[int], cards: CardSet, rules: RuleOptions,
             for subset in itertools.combinations(range(n), size):
                 if not required <= set(subset):
                     continue
+                subset = sorted(subset, key=lambda p: (hand[p], p))  # card-file order
                 cs = [cards[hand[p]] for p in subset]
                 # Cheap, obviously-safe filter: the wine window cannot be met at all.
                 lo, hi = rules.wine_window(TYPES.index(type_))

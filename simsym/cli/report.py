@@ -1,0 +1,19 @@
+"""`simsym report RUN_DIR`: the balance report of a run directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("report")
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+def report(run_dir, quiet):
+    """Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym run`."""
+    from simsym.report import build_report
+
+    path = build_report(Path(run_dir))
+    if not quiet:
+        click.echo(f"wrote {path}")

@@ -1,0 +1,71 @@
+"""build_report: a run directory -> report.md, cards_strength.csv and PNGs beside them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from simsym.report import plots
+from simsym.report.data import ReportData, gather
+from simsym.report.markdown import render
+from simsym.run.output import atomic_write_text
+
+REPORT = "report.md"
+CARDS_CSV = "cards_strength.csv"
+CSV_DIGITS = 6
+
+
+def cards_csv(d: ReportData) -> str:
+    """The card table: pooled rows (strategy 'all'), then per strategy when several."""
+    frames = [d.cards] + ([d.by_strategy] if d.by_strategy is not None else [])
+    df = pd.concat(frames, ignore_index=True)
+    return df.round(CSV_DIGITS).to_csv(index=False, lineterminator="\n")
+
+
+def draw(d: ReportData, out: Path) -> dict:
+    """Write every figure into out; return the image names the report links (relative)."""
+    s = d.summary
+    name = s["scenario"]
+    images: dict = {}
+    images["seats"] = plots.win_share_plot(
+        d.seats, "seat", f"{name}: win share per seat ({s['games']:,} games)",
+        out / "seats.png").name
+    if len(d.strategies) > 1:
+        images["strategies"] = plots.win_share_plot(
+            d.strategies, "strategy", f"{name}: win share per strategy",
+            out / "strategies.png").name
+    images["cards"] = plots.iwd_plot(
+        d.cards, float(d.cards_average["iwd"]),
+        f"{name}: card strength (IWD), all strategies", out / "cards-iwd.png").name
+    if d.by_strategy is not None:
+        images["cards_by_strategy"] = []
+        for i, (label, avg) in enumerate(d.by_strategy_average.iterrows()):
+            g = d.by_strategy[d.by_strategy["strategy"] == label]
+            images["cards_by_strategy"].append(plots.iwd_plot(
+                g, float(avg["iwd"]), f"{name}: card strength (IWD), {label}",
+                out / f"cards-iwd-strategy-{i}.png").name)
+    if d.scores is not None:
+        images["scores"] = plots.score_plot(
+            d.scores, f"{name}: final scores per seat", out / "scores.png").name
+    if d.lengths is not None:
+        images["lengths"] = plots.length_plot(
+            d.lengths, f"{name}: game length", out / "game-length.png").name
+    images["points"] = plots.points_by_type_plot(
+        d.strategies, d.seats, f"{name}: points by Symposion type",
+        out / "points-by-type.png").name
+    return images
+
+
+def build_report(run_dir: Path) -> Path:
+    """Analyse RUN_DIR (written by `simsym run`) and write its report; return report.md's path.
+
+    A missing directory or an incomplete run (no summary.json) is a SimsymError.
+    """
+    run_dir = Path(run_dir)
+    d = gather(run_dir)
+    images = draw(d, run_dir)
+    atomic_write_text(run_dir / CARDS_CSV, cards_csv(d))
+    path = run_dir / REPORT
+    atomic_write_text(path, render(d, images))  # last: its presence means the report is whole
+    return path

@@ -1,0 +1,94 @@
+"""Everything the report shows, computed once from a run directory."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from simsym.analysis.cards import card_averages, card_strength, pooled_counts
+from simsym.analysis.degenerate import degenerate_findings
+from simsym.analysis.distributions import length_distribution, score_distribution
+from simsym.analysis.rundir import Run, load_run
+from simsym.analysis.seats import (EqualityTest, compensation, seat_equality_test, seat_table,
+                                   strategy_table)
+from simsym.scenario import REPO_ROOT
+
+
+@dataclass(frozen=True)
+class ReportData:
+    run: Run
+    seats: pd.DataFrame
+    strategies: pd.DataFrame
+    equality: EqualityTest
+    compensation: list[int]
+    cards: pd.DataFrame  # pooled over strategies, ranked by IWD
+    cards_average: pd.Series  # the pooled table's averages
+    by_strategy: pd.DataFrame | None  # per (strategy, card), when several strategies
+    by_strategy_average: pd.DataFrame | None
+    findings: list[str]
+    scores: pd.DataFrame | None  # None without totals.json
+    lengths: pd.DataFrame | None
+    command: list[str]
+
+    @property
+    def summary(self) -> dict:
+        return self.run.summary
+
+    @property
+    def several_strategies(self) -> bool:
+        return self.by_strategy is not None
+
+
+def _display_path(p: Path) -> str:
+    p = Path(p).resolve()
+    try:
+        return str(p.relative_to(REPO_ROOT))
+    except ValueError:
+        return str(p)
+
+
+def reproduce_command(run: Run) -> list[str]:
+    """The commands that rebuild this run and report (results do not depend on --jobs).
+
+    Uses only run.json's scenario file and engine (stable for a given command), never its
+    timings; falls back to scenarios/<name>.yaml without run.json.
+    """
+    s = run.summary
+    meta = {}
+    try:
+        meta = json.loads((run.path / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    scenario_file = meta.get("scenario_file") or str(REPO_ROOT / "scenarios"
+                                                     / f"{s['scenario']}.yaml")
+    out = _display_path(run.path)
+    cmd = (f"simsym run {_display_path(Path(scenario_file))} --games {s['games']} "
+           f"--seed {s['seed']}")
+    if meta.get("engine", "numba") != "numba":
+        cmd += f" --engine {meta['engine']}"
+        if meta.get("search") == "numba":
+            cmd += " --search numba"
+    return [f"{cmd} --out {out}", f"simsym report {out}"]
+
+
+def gather(run_dir: Path) -> ReportData:
+    run = load_run(run_dir)
+    s = run.summary
+    players = int(s["players"])
+    cards = card_strength(run.cards, players)
+    avg = card_averages(pooled_counts(run.cards)).iloc[0]
+    several = run.cards["strategy"].nunique() > 1
+    by_strategy = card_strength(run.cards, players, by_strategy=True) if several else None
+    by_avg = card_averages(run.cards) if several else None
+    totals = run.totals
+    return ReportData(
+        run=run, seats=seat_table(s), strategies=strategy_table(s),
+        equality=seat_equality_test(s), compensation=compensation(s),
+        cards=cards, cards_average=avg, by_strategy=by_strategy, by_strategy_average=by_avg,
+        findings=degenerate_findings(s, by_strategy if several else cards),
+        scores=score_distribution(totals) if totals and "score_hist" in totals else None,
+        lengths=length_distribution(totals) if totals and "length_hist" in totals else None,
+        command=reproduce_command(run))

@@ -1,0 +1,310 @@
+"""report.md: the verdict first, then tables and figures, then how to reproduce the run.
+
+No timestamps or timings: the same run directory always gives the same text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+
+from simsym.report.data import ReportData
+from simsym.rules import RuleOptions
+
+UP, DOWN = "▲", "▼"
+TOP_CARDS = 3  # cards named in the verdict on each side
+
+
+def _pct(x: float, digits: int = 1) -> str:
+    if x is None or math.isnan(x):
+        return "–"
+    return f"{x * 100:.{digits}f}"
+
+
+def _pp(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{x * 100:+.1f}"
+
+
+def _ci(lo: float, hi: float, signed: bool = False) -> str:
+    if math.isnan(lo) or math.isnan(hi):
+        return ""
+    f = _pp if signed else _pct
+    return f" ({f(lo)} to {f(hi)})" if signed else f" ({f(lo)}–{f(hi)})"
+
+
+def _mark(m: str) -> str:
+    return {"+": f" {UP}", "-": f" {DOWN}"}.get(m, "")
+
+
+def _rate(r, name: str) -> str:
+    return f"{_pct(r[name])}{_ci(r[f'{name}_lo'], r[f'{name}_hi'])}{_mark(r[f'{name}_mark'])}"
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return "–" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _table(header: list[str], rows: list[list[str]], align: str | None = None) -> str:
+    align = align or "l" + "r" * (len(header) - 1)
+    sep = ["---:" if a == "r" else "---" for a in align]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(sep) + " |"]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |"
+              for row in rows]
+    return "\n".join(lines)
+
+
+# --- verdict ---------------------------------------------------------------------------------
+
+def _p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _seat_verdict(d: ReportData) -> str:
+    t, eq = d.seats, d.equality
+    fair = t["fair_share"].iloc[0]
+    best = t.loc[t["win_rate"].idxmax()]
+    worst = t.loc[t["win_rate"].idxmin()]
+    test = (f"chi-square {eq.statistic:.1f} on {eq.dof} degrees of freedom, "
+            f"{_p_text(eq.p_value)}")
+    head = (f"**Seats:** seat {best['seat']} wins {_pct(best['win_rate'])}%"
+            f"{_ci(best['win_rate_lo'], best['win_rate_hi'])} of the games against a fair "
+            f"share of {_pct(fair)}% ({_pp(best['win_rate'] - fair)} percentage points); "
+            f"seat {worst['seat']} wins {_pct(worst['win_rate'])}% "
+            f"({_pp(worst['win_rate'] - fair)} pp), a spread of "
+            f"{(best['win_rate'] - worst['win_rate']) * 100:.1f} pp.")
+    if eq.rejects:
+        return f"{head} The seats are **not equal** ({test})."
+    return f"{head} No evidence that the seats differ ({test})."
+
+
+def _comp_verdict(d: ReportData) -> str:
+    c = d.compensation
+    if not any(c):
+        return ("**Compensation:** none suggested (every seat's mean score is within half a "
+                "point of the best seat's).")
+    return (f"**Compensation:** start the seats at `{c}` points (seat 0 first) to even their "
+            f"mean scores: `rules: {{seat_compensation: {c}}}` in a scenario; verify it with a "
+            f"re-run.")
+
+
+def _card_list(df: pd.DataFrame) -> str:
+    return ", ".join(f"{r['card']} ({_pp(r['iwd'])} pp, 95% CI {_pp(r['iwd_lo'])} to "
+                     f"{_pp(r['iwd_hi'])})" for _, r in df.iterrows())
+
+
+def _cards_verdict(d: ReportData) -> str:
+    c, avg = d.cards, d.cards_average["iwd"]
+    strong = c[c["iwd_mark"] == "+"].head(TOP_CARDS)
+    weak = c[c["iwd_mark"] == "-"].iloc[::-1].head(TOP_CARDS)
+    parts = [f"**Cards** (IWD against the table average of {_pp(avg)} pp):"]
+    if len(strong):
+        parts.append(f"strongest beyond noise: {_card_list(strong)};")
+    if len(weak):
+        parts.append(f"weakest beyond noise: {_card_list(weak)}.")
+    if not len(strong) and not len(weak):
+        parts.append("no card's IWD differs from the average beyond noise.")
+    n_up, n_down = (c["iwd_mark"] == "+").sum(), (c["iwd_mark"] == "-").sum()
+    parts.append(f"({n_up} above and {n_down} below the average in all, of {len(c)} cards.)")
+    return " ".join(parts)
+
+
+def verdict(d: ReportData) -> str:
+    s = d.summary
+    lines = [f"- {_seat_verdict(d)}", f"- {_comp_verdict(d)}", f"- {_cards_verdict(d)}"]
+    if len(d.strategies) > 1:
+        st = d.strategies.sort_values("win_rate", ascending=False, kind="mergesort")
+        lines.append("- **Strategies:** " + "; ".join(
+            f"{r['strategy']} {_pct(r['win_rate'])}%{_mark(r['mark'])}"
+            for _, r in st.iterrows()) + f" (fair share {_pct(1 / s['players'])}%).")
+    if d.findings:
+        n = len(d.findings)
+        lead = "" if n == 1 else f"{n} findings, e.g. "
+        lines.append(f"- **Degenerate play:** {lead}{d.findings[0]} "
+                     "See [below](#degenerate-play).")
+    else:
+        lines.append("- **Degenerate play:** none found.")
+    return "\n".join(lines)
+
+
+# --- sections --------------------------------------------------------------------------------
+
+def seats_section(d: ReportData, image: str) -> str:
+    rows = [[r["seat"], r["strategy"], f"{r['wins']:,.1f}",
+             f"{_pct(r['win_rate'])}{_ci(r['win_rate_lo'], r['win_rate_hi'])}{_mark(r['mark'])}",
+             f"{r['wr_fs']:.2f}", f"{r['diff_pp']:+.1f}", f"{r['mean_score']:.2f}",
+             f"{r['sd_score']:.2f}", f"{r['mean_margin']:+.2f}", f"{r['symposia_per_game']:.2f}",
+             f"{c:d}"]
+            for (_, r), c in zip(d.seats.iterrows(), d.compensation)]
+    eq = d.equality
+    return "\n\n".join([
+        "## Seats",
+        _table(["seat", "strategy", "wins", "win share % (95% CI)", "WR / fair share",
+                "vs fair (pp)", "mean score", "sd score", "mean margin", "Symposia a game",
+                "suggested start"], rows, "llrrrrrrrrr"),
+        f"All seats equal? Pearson's chi-square goodness of fit of the seats' wins "
+        f"({', '.join(f'{w:,.1f}' for w in eq.observed)}) against {eq.expected:,.1f} each: "
+        f"chi-square = {eq.statistic:.2f}, {eq.dof} degrees of freedom, "
+        f"{_p_text(eq.p_value)}.",
+        f"![Win share per seat]({image})",
+    ])
+
+
+def strategies_section(d: ReportData, image: str) -> str:
+    rows = [[r["strategy"], f"{r['games']:,}", f"{r['wins']:,.1f}",
+             f"{_pct(r['win_rate'])}{_ci(r['win_rate_lo'], r['win_rate_hi'])}{_mark(r['mark'])}",
+             f"{r['wr_fs']:.2f}", f"{r['mean_score']:.2f}", f"{r['mean_margin']:+.2f}",
+             f"{r['symposia_per_game']:.2f}"]
+            for _, r in d.strategies.iterrows()]
+    return "\n\n".join([
+        "## Strategies",
+        _table(["strategy", "player-games", "wins", "win share % (95% CI)", "WR / fair share",
+                "mean score", "mean margin", "Symposia a game"], rows),
+        f"![Win share per strategy]({image})",
+    ])
+
+
+CARD_HEADER = ["#", "card", "category", "IWD pp (95% CI)", "GIH WR %", "GIH / fair",
+               "OH WR %", "GD WR %", "GNS WR %", "play rate %", "dead rate %",
+               "mean points", "held"]
+
+
+def card_rows(df: pd.DataFrame) -> list[list[str]]:
+    return [[i + 1, r["card"], r["category"],
+             f"{_pp(r['iwd'])}{_ci(r['iwd_lo'], r['iwd_hi'], True)}{_mark(r['iwd_mark'])}",
+             _rate(r, "gih_wr"), _num(r["gih_wr_fs"]), _rate(r, "oh_wr"), _rate(r, "gd_wr"),
+             _rate(r, "gns_wr"), _rate(r, "play_rate"), _rate(r, "dead_rate"),
+             _num(r["mean_points"]), f"{int(r['held_n']):,}"]
+            for i, (_, r) in enumerate(df.iterrows())]
+
+
+def _averages_line(avg: pd.Series, players: int) -> str:
+    return (f"Table averages (the reference of the {UP}/{DOWN} markers): IWD {_pp(avg['iwd'])} "
+            f"pp, GIH WR {_pct(avg['gih_wr'])}%, OH WR {_pct(avg['oh_wr'])}%, GD WR "
+            f"{_pct(avg['gd_wr'])}%, GNS WR {_pct(avg['gns_wr'])}%, play rate "
+            f"{_pct(avg['play_rate'])}%, dead rate {_pct(avg['dead_rate'])}%, mean points "
+            f"{_num(avg['mean_points'])}; fair share {_pct(1 / players)}%.")
+
+
+CARD_NOTES = """\
+How to read it (every win is a win share: a tie between k winners gives each 1/k):
+
+- **IWD** (improvement when drawn) = GIH WR − GNS WR, in percentage points, with a 95% interval
+  by Newcombe's hybrid score method (the two Wilson intervals combined, the two groups taken as
+  independent). The table is ranked by it.
+- **GIH WR**: win share of the player-games in which the player held the card at any time.
+  **OH WR**: dealt it in the opening hand of 9. **GD WR**: drew it later (not in the opening
+  hand). **GNS WR**: never held it. Each with a 95% Wilson interval.
+- **WR / fair share** divides a win rate by the fair share 1/players (1.00 = an average player),
+  so tables with different player counts compare.
+- **play rate**: of the player-games that held the card, the share that played it at least
+  once; **dead rate** = held but never played (1 − play rate). **mean points**: the mean
+  score of the Symposia the card was played in.
+- {up}/{down}: the 95% interval lies wholly above/below the table's average (given under the
+  table); no marker: within noise. With {n} cards about {fp:.0f} intervals miss the average by
+  chance alone, so read a lone marker near the edge with care.
+- **Bias**: a player who sees more cards (longer games, more Symposia, more draws and trades)
+  holds more kinds of card, and those players win more. So every card's GIH WR and GD WR sit
+  above the fair share and its GNS WR below it, and IWD is positive on average. Compare a card
+  with the table's average, not with zero or the fair share."""
+
+
+def cards_section(d: ReportData, image: str) -> str:
+    players = d.summary["players"]
+    return "\n\n".join([
+        "## Cards",
+        "Card strength pooled over every strategy"
+        + (" (per strategy [below](#cards-per-strategy))" if d.several_strategies else "")
+        + "; all cards as CSV: [cards_strength.csv](cards_strength.csv).",
+        _table(CARD_HEADER, card_rows(d.cards), "rll" + "r" * 10),
+        _averages_line(d.cards_average, players),
+        CARD_NOTES.format(up=UP, down=DOWN, n=len(d.cards), fp=0.05 * len(d.cards)),
+        f"![Card strength: IWD with 95% intervals]({image})",
+    ])
+
+
+def cards_by_strategy_section(d: ReportData, images: list[str]) -> str:
+    players = d.summary["players"]
+    parts = ["## Cards per strategy",
+             "The same metrics within each strategy's own player-games, against that "
+             "strategy's own averages."]
+    bs = d.by_strategy
+    for (label, avg), image in zip(d.by_strategy_average.iterrows(), images):
+        g = bs[bs["strategy"] == label]
+        parts += [f"### {label}", _averages_line(avg, players),
+                  f"![Card strength, {label}]({image})",
+                  "<details><summary>table</summary>",
+                  _table(CARD_HEADER, card_rows(g), "rll" + "r" * 10), "</details>"]
+    return "\n\n".join(parts)
+
+
+def distributions_section(d: ReportData, scores: str | None, lengths: str | None,
+                          points: str) -> str:
+    s = d.summary
+    parts = ["## Scores, game length and Symposion types",
+             f"{s['games']:,} games, {s['mean_turns']:.1f} turns and "
+             f"{s['trades_per_game']:.2f} trades a game on average; {s['stalled']:,} stalled."]
+    if scores:
+        parts.append(f"![Final-score distribution per seat]({scores})")
+    if lengths:
+        parts.append(f"![Game-length distribution]({lengths})")
+    rows = [[r["strategy"], f"{r['points_intellectual']:.2f}", f"{r['points_social']:.2f}",
+             f"{r['points_hedonistic']:.2f}"] for _, r in d.strategies.iterrows()]
+    rows += [[f"seat {r['seat']}", f"{r['points_intellectual']:.2f}",
+              f"{r['points_social']:.2f}", f"{r['points_hedonistic']:.2f}"]
+             for _, r in d.seats.iterrows()]
+    parts += ["Mean points a player-game by Symposion type:",
+              _table(["strategy / seat", "intellectual", "social", "hedonistic"], rows),
+              f"![Points by Symposion type]({points})"]
+    return "\n\n".join(parts)
+
+
+def findings_section(d: ReportData) -> str:
+    body = "\n".join(f"- {f}" for f in d.findings) if d.findings else "None found."
+    return ("## Degenerate play\n\n" + body + "\n\nChecked: a Symposion type under 1% of the "
+            "points; a strategy that never wins or whose win-share interval stays under a "
+            "quarter of the fair share; a card never held, or held in at least 20 player-games "
+            "and dead (held, never played) in at least 95% of them; stalled games.")
+
+
+def run_section(d: ReportData) -> str:
+    s = d.summary
+    defaults = RuleOptions().as_dict()
+    rows = []
+    for k, v in s.get("rules", {}).items():
+        changed = k in defaults and defaults[k] != v
+        value = json.dumps(v)
+        rows.append([f"`{k}`", f"**{value}**" if changed else value,
+                     json.dumps(defaults[k]) if changed else ""])
+    return "\n\n".join([
+        "## The run",
+        _table(["", ""], [["scenario", s["scenario"]], ["seed", s["seed"]],
+                          ["games", f"{s['games']:,}"], ["players", s["players"]],
+                          ["seating", s["seating"]],
+                          ["strategies", ", ".join(st["strategy"] for st in s["strategies"])]],
+               "ll"),
+        "Rules (bold: changed from the default):",
+        _table(["rule", "value", "default"], rows, "lll"),
+        "Reproduce it (the results do not depend on `--jobs` or `--chunk-size`):",
+        "```sh\n" + "\n".join(d.command) + "\n```",
+    ])
+
+
+def render(d: ReportData, images: dict) -> str:
+    s = d.summary
+    parts = [f"# Balance report: {s['scenario']}",
+             f"{s['games']:,} games, {s['players']} players, {s['seating']} seating, "
+             f"seed {s['seed']}. Win shares are compared with the fair share 1/{s['players']} = "
+             f"{_pct(1 / s['players'])}%; every interval is a 95% interval.",
+             "## Verdict", verdict(d),
+             seats_section(d, images["seats"])]
+    if len(d.strategies) > 1:
+        parts.append(strategies_section(d, images["strategies"]))
+    parts.append(cards_section(d, images["cards"]))
+    if d.several_strategies:
+        parts.append(cards_by_strategy_section(d, images["cards_by_strategy"]))
+    parts += [distributions_section(d, images.get("scores"), images.get("lengths"),
+                                    images["points"]),
+              findings_section(d), run_section(d)]
+    return "\n\n".join(parts) + "\n"

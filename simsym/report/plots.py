@@ -1,0 +1,172 @@
+"""The report's figures (matplotlib, Agg backend), written atomically and deterministically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+CATEGORY_COLOURS = {"wine": "#8e2a57", "intellectual": "#2a6f97", "hedonistic": "#e07a1f",
+                    "either": "#5b8c3a", "woman": "#8c6bb1"}
+TYPE_COLOURS = {"intellectual": "#2a6f97", "social": "#5b8c3a", "hedonistic": "#e07a1f"}
+DPI = 110
+
+
+def save(fig: Figure, path: Path) -> Path:
+    """Write fig as PNG to a temp name beside path, then rename it into place (atomic).
+
+    metadata={"Software": None} drops the matplotlib version, so equal figures are equal bytes.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=DPI, metadata={"Software": None})
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    finally:
+        plt.close(fig)
+    return path
+
+
+def _errorbars(ax, x, rate, lo, hi, **kw):
+    yerr = np.vstack([rate - lo, hi - rate])
+    ax.errorbar(x, rate, yerr=yerr, fmt="o", capsize=4, **kw)
+
+
+def win_share_plot(table: pd.DataFrame, key: str, title: str, path: Path) -> Path:
+    """Win share per seat (or strategy) with 95% Wilson intervals and the fair-share line."""
+    n = len(table)
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.2 * n + 2.5), 4.0))
+    x = np.arange(n)
+    rate = table["win_rate"].to_numpy() * 100
+    lo = table["win_rate_lo"].to_numpy() * 100
+    hi = table["win_rate_hi"].to_numpy() * 100
+    ax.bar(x, rate, color="#9bb7d4", width=0.6)
+    _errorbars(ax, x, rate, lo, hi, color="black")
+    fair = float(table["fair_share"].iloc[0]) * 100
+    ax.axhline(fair, color="#c0392b", linestyle="--", label=f"fair share {fair:.1f}%")
+    labels = [f"seat {v}" for v in table[key]] if key == "seat" else list(table[key])
+    ax.set_xticks(x, labels, rotation=0 if key == "seat" else 20,
+                  ha="center" if key == "seat" else "right")
+    ax.set_ylabel("win share (%), 95% Wilson interval")
+    ax.set_xlabel(key)
+    ax.set_title(title)
+    ax.set_ylim(0, max(hi.max(), fair) * 1.15)
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def iwd_plot(strength: pd.DataFrame, average: float, title: str, path: Path) -> Path:
+    """Every card's IWD (percentage points) with its 95% interval, coloured by category."""
+    df = strength.dropna(subset=["iwd"]).iloc[::-1]  # highest at the top
+    n = len(df)
+    fig, ax = plt.subplots(figsize=(8.0, max(3.0, 0.19 * n + 1.2)))
+    y = np.arange(n)
+    cats = [c for c in CATEGORY_COLOURS if c in set(df["category"])]
+    cats += sorted(set(df["category"]) - set(cats))
+    for cat in cats:
+        g = df[df["category"] == cat]
+        idx = y[(df["category"] == cat).to_numpy()]
+        c = CATEGORY_COLOURS.get(cat, "#555555")
+        iwd = g["iwd"].to_numpy() * 100
+        ax.errorbar(iwd, idx, xerr=np.vstack([iwd - g["iwd_lo"].to_numpy() * 100,
+                                              g["iwd_hi"].to_numpy() * 100 - iwd]),
+                    fmt="o", markersize=4, capsize=2, color=c, label=cat)
+    ax.axvline(average * 100, color="#c0392b", linestyle="--",
+               label=f"table average {average * 100:+.1f} pp")
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_yticks(y, list(df["card"]), fontsize=7)
+    ax.set_ylim(-0.8, n - 0.2)
+    ax.set_xlabel("IWD = GIH WR - GNS WR (percentage points), 95% Newcombe interval")
+    ax.set_title(title)
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, labels, loc="lower right", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def score_plot(scores: pd.DataFrame, title: str, path: Path, bin_width: int = 5) -> Path:
+    """Final-score distribution per seat (share of games in each bin of bin_width points)."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.0))
+    seats = [c for c in scores.columns if c.startswith("seat_")]
+    binned = scores.groupby(scores["score"] // bin_width)[seats].sum()
+    total = binned.sum()
+    nz = binned.sum(axis=1).to_numpy().nonzero()[0]
+    lo, hi = (int(nz[0]), int(nz[-1])) if len(nz) else (0, 1)
+    sl = binned.iloc[lo:hi + 1]
+    x = sl.index.to_numpy() * bin_width + bin_width / 2
+    for col in seats:
+        share = sl[col].to_numpy() / max(int(total[col]), 1) * 100
+        ax.plot(x, share, marker=".", label=col.replace("_", " "))
+    ax.set_xlabel("final score (points)")
+    ax.set_ylabel(f"share of games (%) per {bin_width} points")
+    ax.set_title(title)
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def length_plot(lengths: pd.DataFrame, title: str, path: Path) -> Path:
+    """Game-length distribution (turns)."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    nz = lengths["games"].to_numpy().nonzero()[0]
+    lo, hi = (int(nz[0]), int(nz[-1])) if len(nz) else (0, 1)
+    sl = lengths.iloc[lo:hi + 1]
+    total = lengths["games"].sum()
+    ax.bar(sl["turns"], sl["games"] / max(total, 1) * 100, width=1.0, color="#9bb7d4",
+           edgecolor="#4a6f96", linewidth=0.4)
+    ax.set_xlabel("game length (turns)")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return save(fig, path)
+
+
+def points_by_type_plot(strategies: pd.DataFrame, seats: pd.DataFrame, title: str,
+                        path: Path) -> Path:
+    """Mean points a player-game by Symposion type: stacked bars per strategy and per seat."""
+    fig, axes = plt.subplots(1, 2, figsize=(10.0, 4.2),
+                             gridspec_kw={"width_ratios": [max(len(strategies), 1),
+                                                           max(len(seats), 1)]})
+    for ax, df, labels, xlabel in (
+            (axes[0], strategies, list(strategies["strategy"]), "strategy"),
+            (axes[1], seats, [f"seat {s}" for s in seats["seat"]], "seat")):
+        x = np.arange(len(df))
+        bottom = np.zeros(len(df))
+        for t, c in TYPE_COLOURS.items():
+            v = df[f"points_{t}"].to_numpy()
+            ax.bar(x, v, bottom=bottom, color=c, width=0.6, label=t)
+            bottom += v
+        ax.set_xticks(x, labels, rotation=20 if xlabel == "strategy" else 0,
+                      ha="right" if xlabel == "strategy" else "center", fontsize=8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("mean points a player-game")
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_title("per strategy")
+    axes[1].set_title("per seat")
+    axes[1].legend(handles=[Line2D([], [], color=c, linewidth=8, label=t)
+                            for t, c in TYPE_COLOURS.items()][::-1], loc="upper left",
+                   bbox_to_anchor=(1.01, 1.0), fontsize=8, title="Symposion type")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return save(fig, path)
