@@ -46,12 +46,14 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import bench, best, log, options, report, run
+    from simsym.cli import bench, best, compare, log, options, report, run, sweep
 
     main.add_command(best.best)
     main.add_command(run.run)
     main.add_command(log.log)
     main.add_command(report.report)
+    main.add_command(compare.compare_cmd)
+    main.add_command(sweep.sweep)
     main.add_command(bench.bench)
     main.add_command(options.options)
 

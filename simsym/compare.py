@@ -1,0 +1,209 @@
+"""`simsym compare A B`: did my change make the game better? Both on the same deals.
+
+A and B run on the same seed and game indices (common random numbers); every difference
+gets a paired 95% interval (batch means over 40 batches of games), and per-card
+differences are called beyond noise only after Holm's correction for testing every card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simsym.errors import SimsymError
+from simsym.paired import card_metric, diff_frame, paired, run_batched, seat_metric
+from simsym.run.output import atomic_write_text
+from simsym.scenario import load_scenario
+
+FAIL_METRICS = {
+    "seat-gap": "B's gap between its best and worst seat's win rate",
+    "seat-gap-change": "B's seat gap minus A's",
+    "win-rate-change": "the largest change of a seat's win rate, beyond noise",
+    "card-change": "the largest change of a card's GIH win rate, beyond noise (Holm)",
+}
+_FAIL = re.compile(r"^\s*([a-z-]+)\s*(>=|>)\s*(-?[0-9.]+)\s*$")
+
+
+@dataclass
+class Comparison:
+    a_name: str
+    b_name: str
+    games: int
+    seed: int
+    seats: pd.DataFrame
+    gap: pd.DataFrame
+    cards: pd.DataFrame
+
+    def value(self, metric: str) -> float:
+        if metric == "seat-gap":
+            return float(self.gap["B"].iloc[0])
+        if metric == "seat-gap-change":
+            return float(self.gap["diff"].iloc[0])
+        if metric == "win-rate-change":
+            s = self.seats[(self.seats["metric"] == "win_rate") & self.seats["beyond_noise"]]
+            return float(s["diff"].abs().max()) if len(s) else 0.0
+        c = self.cards[(self.cards["metric"] == "gih_wr") & self.cards["beyond_noise"]]
+        return float(c["diff"].abs().max()) if len(c) else 0.0
+
+
+def parse_fail_on(specs) -> list[tuple[str, str, float]]:
+    out = []
+    for spec in specs:
+        m = _FAIL.match(spec)
+        if not m or m[1] not in FAIL_METRICS:
+            raise SimsymError(f"--fail-on {spec!r}: expected METRIC>VALUE with METRIC one of "
+                              + ", ".join(FAIL_METRICS) + " (e.g. seat-gap>0.05)")
+        out.append((m[1], m[2], float(m[3])))
+    return out
+
+
+def resolve(path: str):
+    """A scenario file, or a run directory (its scenario file, games and seed)."""
+    p = Path(path)
+    if p.is_dir():
+        run = p / "run.json"
+        if not run.exists():
+            raise SimsymError(f"{p}: not a run directory (no run.json) and not a scenario file")
+        meta = json.loads(run.read_text())
+        return load_scenario(meta["scenario_file"]), meta["games"], meta["seed"]
+    sc = load_scenario(p)
+    return sc, sc.games, sc.seed
+
+
+def compare(a_path: str, b_path: str, games=None, seed=None, jobs=1, progress=None):
+    A_sc, a_games, a_seed = resolve(a_path)
+    B_sc, _, _ = resolve(b_path)
+    if A_sc.players != B_sc.players:
+        raise SimsymError(f"A has {A_sc.players} players and B {B_sc.players}: compare tables "
+                          "of the same size (use simsym sweep over players)")
+    games = games or a_games
+    seed = a_seed if seed is None else seed
+    A = run_batched(A_sc, games, seed, jobs,
+                    on_progress=progress and (lambda done: progress(done)))
+    B = run_batched(B_sc, games, seed, jobs,
+                    on_progress=progress and (lambda done: progress(games + done)))
+    P = A_sc.players
+    seats = []
+    for name in ("win_rate", "mean_score"):
+        f = diff_frame([f"seat {i}" for i in range(P)], paired(seat_metric, A, B,
+                                                               {"name": name}))
+        f.insert(0, "metric", name)
+        seats.append(f)
+    gap = diff_frame(["seat gap"], paired(seat_metric, A, B, {"name": "seat_gap"}))
+    names = [c.name for c in A_sc.cards if B_sc.cards.index(c.name) is not None]
+    ka = np.array([A_sc.cards.index(n) for n in names])
+    kb = np.array([B_sc.cards.index(n) for n in names])
+    cards = []
+    for name in ("gih_wr", "iwd", "play_rate"):
+        f = diff_frame(names, paired(card_metric, A, B, {"name": name, "kinds": ka},
+                                     {"name": name, "kinds": kb}), adjust=True)
+        f.insert(0, "metric", name)
+        cards.append(f)
+    return Comparison(A_sc.name, B_sc.name, games, seed, pd.concat(seats, ignore_index=True),
+                      gap, pd.concat(cards, ignore_index=True))
+
+
+def _pct(x):
+    return "–" if pd.isna(x) else f"{100 * x:.1f}"
+
+
+def _pp(x):
+    return "–" if pd.isna(x) else f"{100 * x:+.1f}"
+
+
+def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    c.seats.to_csv(out / "compare_seats.csv", index=False)
+    c.cards.to_csv(out / "compare_cards.csv", index=False)
+    wr = c.seats[c.seats["metric"] == "win_rate"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(wr))
+    ax.bar(x - 0.2, wr["A"], 0.4, label=f"A: {c.a_name}")
+    ax.bar(x + 0.2, wr["B"], 0.4, label=f"B: {c.b_name}")
+    ax.axhline(1 / len(wr), color="k", ls="--", lw=1, label="fair share")
+    ax.set_xticks(x, wr["name"])
+    ax.set_ylabel("win share")
+    ax.set_title(f"Win share per seat, A vs B ({c.games:,} paired games)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "compare-seats.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    g = c.cards[c.cards["metric"] == "gih_wr"].sort_values("diff")
+    fig, ax = plt.subplots(figsize=(7, max(4, 0.16 * len(g))))
+    y = np.arange(len(g))
+    colors = np.where(g["beyond_noise"], "tab:red", "tab:gray")
+    ax.errorbar(100 * g["diff"], y, xerr=[100 * (g["diff"] - g["lo"]), 100 * (g["hi"] -
+                g["diff"])], fmt="none", ecolor="lightgray")
+    ax.scatter(100 * g["diff"], y, c=colors, s=12, zorder=3)
+    ax.axvline(0, color="k", lw=1)
+    ax.set_yticks(y, g["name"], fontsize=6)
+    ax.set_xlabel("change of GIH win rate, B - A (percentage points, 95% paired CI)")
+    ax.set_title("Card strength change (red: beyond noise after Holm's correction)")
+    fig.tight_layout()
+    fig.savefig(out / "compare-cards.png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+
+    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "",
+             f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
+             f"0..{c.games - 1}); intervals are paired 95% intervals from 40 batches of games; "
+             "per-card changes are beyond noise only after Holm's correction for testing "
+             "every card.", "", "## Verdict", ""]
+    gap = c.gap.iloc[0]
+    lines.append(f"- **Seat gap** (best minus worst seat's win rate): A {_pct(gap['A'])}%, "
+                 f"B {_pct(gap['B'])}%, change {_pp(gap['diff'])} pp "
+                 f"({_pp(gap['lo'])} to {_pp(gap['hi'])})"
+                 + (" — beyond noise." if gap["beyond_noise"] else " — within noise."))
+    moved = c.cards[(c.cards["metric"] == "gih_wr") & c.cards["beyond_noise"]]
+    if len(moved):
+        lines.append("- **Cards whose strength moved beyond noise** (GIH WR): " + ", ".join(
+            f"{r['name']} {_pp(r['diff'])} pp" for _, r in moved.iterrows()) + ".")
+    else:
+        lines.append("- No card's GIH win rate moved beyond noise.")
+    for f in fails:
+        lines.append(f"- **FAILED** `--fail-on {f}`")
+    lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | p |",
+              "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for _, r in c.seats.iterrows():
+        if r["metric"] == "win_rate":
+            lines.append(f"| {r['name']} | win share % | {_pct(r['A'])} | {_pct(r['B'])} | "
+                         f"{_pp(r['diff'])} ({_pp(r['lo'])} to {_pp(r['hi'])}) | {r['p']:.3g} |")
+        else:
+            lines.append(f"| {r['name']} | mean score | {r['A']:.2f} | {r['B']:.2f} | "
+                         f"{r['diff']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f}) | {r['p']:.3g} |")
+    lines += ["", "![Win share per seat](compare-seats.png)", "", "## Cards", "",
+              "GIH WR: win rate of players who held the card; IWD: GIH WR minus the win rate "
+              "of players who never held it; all in %, changes in percentage points.", "",
+              "| card | GIH A | GIH B | change (95% CI) | Holm p | IWD A | IWD B | IWD change |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    iwd = c.cards[c.cards["metric"] == "iwd"].set_index("name")
+    for _, r in c.cards[c.cards["metric"] == "gih_wr"].iterrows():
+        i = iwd.loc[r["name"]]
+        star = " **" if r["beyond_noise"] else ""
+        lines.append(f"| {r['name']}{star} | {_pct(r['A'])} | {_pct(r['B'])} | {_pp(r['diff'])} "
+                     f"({_pp(r['lo'])} to {_pp(r['hi'])}) | {r['p_adjusted']:.3g} | "
+                     f"{_pp(i['A'])} | {_pp(i['B'])} | {_pp(i['diff'])} |")
+    lines += ["", "![Card strength change](compare-cards.png)", "",
+              "Data: [compare_seats.csv](compare_seats.csv), "
+              "[compare_cards.csv](compare_cards.csv).", ""]
+    path = out / "compare.md"
+    atomic_write_text(path, "\n".join(lines))
+    return path
+
+
+def check_fail_on(c: Comparison, rules) -> list[str]:
+    failed = []
+    for metric, op, limit in rules:
+        v = c.value(metric)
+        if (v > limit) if op == ">" else (v >= limit):
+            failed.append(f"{metric}{op}{limit} (value {v:.4f})")
+    return failed

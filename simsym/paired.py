@@ -1,0 +1,134 @@
+"""Paired runs: two scenarios on the same seeds and game indices (common random numbers).
+
+Both runs are cut into the same batches of game indices; a metric's difference is estimated
+on the whole runs and its interval from the spread of the per-batch differences (paired
+batch means), so the luck of the deal largely cancels. Used by `simsym compare`,
+`simsym sweep` and `simsym ablate`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from simsym.core import game_nb as G
+from simsym.run.executor import run_games
+
+BATCHES = 40
+
+
+@dataclass
+class BatchedRun:
+    """A run's totals and card counts, whole and per batch of game indices."""
+
+    scenario: object
+    games: int
+    seed: int
+    totals: dict
+    agg: np.ndarray  # (strategies, kinds, A_SIZE)
+    batch_totals: list[dict]
+    batch_agg: list[np.ndarray]
+
+
+def run_batched(scenario, games: int, seed: int, jobs: int = 1, batches: int = BATCHES,
+                on_progress=None) -> BatchedRun:
+    batches = max(2, min(batches, games))
+    size = math.ceil(games / batches)
+    parts = {}
+
+    def on_chunk(res, done):
+        parts[res.index] = res
+        if on_progress:
+            on_progress(done)
+
+    totals, agg = run_games(scenario, games, seed, jobs=jobs, chunk_size=size,
+                            on_chunk=on_chunk)
+    order = sorted(parts)
+    return BatchedRun(scenario, games, seed, totals, agg, [parts[i].totals for i in order],
+                      [parts[i].agg for i in order])
+
+
+# --- metrics of one run (or batch) ---------------------------------------------------------
+
+def seat_metrics(totals: dict, players: int) -> dict[str, np.ndarray]:
+    n = totals["games"][0]
+    wr = totals["seat_wins"] / G.WIN_UNITS / n
+    return {"win_rate": wr, "mean_score": totals["seat_score"] / n,
+            "seat_gap": np.array([wr.max() - wr.min()])}
+
+
+def card_metrics(agg: np.ndarray, totals: dict) -> dict[str, np.ndarray]:
+    """Per card, pooled over strategies: GIH WR, GNS WR, IWD, play rate (NaN where empty)."""
+    a = agg.sum(axis=0).astype(float)
+    player_games = float(totals["strat_games"].sum())
+    player_wins = totals["strat_wins"].sum() / G.WIN_UNITS
+    held_n = a[:, G.A_GIH_N]
+    held_w = a[:, G.A_GIH_W] / G.WIN_UNITS
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gih = held_w / held_n
+        gns = (player_wins - held_w) / (player_games - held_n)
+        play = a[:, G.A_PLAYED_N] / held_n
+    return {"gih_wr": gih, "gns_wr": gns, "iwd": gih - gns, "play_rate": play}
+
+
+@dataclass
+class Diff:
+    a: np.ndarray
+    b: np.ndarray
+    diff: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    p: np.ndarray
+
+
+def paired(metric, A: BatchedRun, B: BatchedRun, kw_a=None, kw_b=None) -> Diff:
+    """Difference B - A of ``metric(run, batch, **kw)`` with a paired batch-means interval
+    (``kw_b`` defaults to ``kw_a``: e.g. the same card under its kind code in each run)."""
+    kw_a = kw_a or {}
+    kw_b = kw_a if kw_b is None else kw_b
+    a = metric(A, None, **kw_a)
+    b = metric(B, None, **kw_b)
+    nb = min(len(A.batch_totals), len(B.batch_totals))
+    d = np.array([metric(B, i, **kw_b) - metric(A, i, **kw_a) for i in range(nb)], dtype=float)
+    diff = b - a
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.nanstd(d, axis=0, ddof=1) / np.sqrt(np.sum(~np.isnan(d), axis=0))
+        t = sps.t.ppf(0.975, max(nb - 1, 1))
+        z = diff / se
+        p = np.where(se > 0, 2 * sps.t.sf(np.abs(z), max(nb - 1, 1)),
+                     np.where(diff == 0, 1.0, 0.0))
+    return Diff(a, b, diff, diff - t * se, diff + t * se, p)
+
+
+def seat_metric(run: BatchedRun, batch, name: str):
+    totals = run.totals if batch is None else run.batch_totals[batch]
+    return seat_metrics(totals, run.scenario.players)[name]
+
+
+def card_metric(run: BatchedRun, batch, name: str, kinds=None):
+    totals = run.totals if batch is None else run.batch_totals[batch]
+    agg = run.agg if batch is None else run.batch_agg[batch]
+    values = card_metrics(agg, totals)[name]
+    return values if kinds is None else values[kinds]
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN)."""
+    from statsmodels.stats.multitest import multipletests
+
+    out = np.full_like(p, np.nan, dtype=float)
+    ok = ~np.isnan(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], method="holm")[1]
+    return out
+
+
+def diff_frame(names, d: Diff, alpha: float = 0.05, adjust: bool = False) -> pd.DataFrame:
+    p_adj = holm(d.p) if adjust else d.p
+    return pd.DataFrame({"name": names, "A": d.a, "B": d.b, "diff": d.diff, "lo": d.lo,
+                         "hi": d.hi, "p": d.p, "p_adjusted": p_adj,
+                         "beyond_noise": p_adj < alpha})

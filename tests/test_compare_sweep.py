@@ -1,0 +1,84 @@
+"""`simsym compare` and `simsym sweep`: paired runs on the same deals."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simsym.cli.main import main
+from simsym.compare import compare, parse_fail_on
+from simsym.errors import SimsymError
+from simsym.paired import BatchedRun, paired, seat_metric
+from simsym.scenario import REPO_ROOT
+
+BASE = str(REPO_ROOT / "scenarios" / "base.yaml")
+NERF = str(REPO_ROOT / "scenarios" / "plato-nerf.yaml")
+
+
+def test_compare_a_scenario_with_itself_finds_nothing():
+    c = compare(BASE, BASE, games=400, seed=3)
+    assert (c.seats["diff"] == 0).all() and not c.seats["beyond_noise"].any()
+    assert not c.cards["beyond_noise"].any()
+    assert c.value("card-change") == 0.0
+
+
+def test_compare_sees_the_plato_nerf_on_the_same_deals():
+    c = compare(BASE, NERF, games=3000, seed=5)
+    gih = c.cards[c.cards["metric"] == "gih_wr"].set_index("name")
+    assert gih.loc["Plato", "diff"] < 0
+    # Only Plato's own text changed: most cards are unmoved within noise.
+    assert gih["beyond_noise"].sum() <= 3
+
+
+def test_paired_interval_by_hand():
+    """Batch means: diff of the whole runs, CI from the spread of per-batch differences."""
+    def run(wins):
+        totals = [{"games": np.array([10]), "seat_wins": np.array([w * 60, (10 - w) * 60]),
+                   "seat_score": np.array([0, 0])} for w in wins]
+        whole = {k: sum(t[k] for t in totals) for k in totals[0]}
+        return BatchedRun(type("S", (), {"players": 2})(), 10 * len(wins), 0, whole, None,
+                          totals, [None] * len(wins))
+
+    A, B = run([5, 5, 5, 5]), run([6, 7, 6, 5])
+    d = paired(seat_metric, A, B, {"name": "win_rate"})
+    assert d.diff[0] == pytest.approx(0.1)  # (24 - 20) / 40
+    per_batch = np.array([0.1, 0.2, 0.1, 0.0])
+    from scipy import stats
+
+    half = stats.t.ppf(0.975, 3) * per_batch.std(ddof=1) / 2
+    assert d.lo[0] == pytest.approx(0.1 - half) and d.hi[0] == pytest.approx(0.1 + half)
+
+
+def test_fail_on_parsing_and_exit_code(tmp_path):
+    assert parse_fail_on(["seat-gap>0.05"]) == [("seat-gap", ">", 0.05)]
+    with pytest.raises(SimsymError, match="METRIC>VALUE"):
+        parse_fail_on(["gap>>1"])
+    r = CliRunner().invoke(main, ["compare", BASE, NERF, "--games", "300", "--jobs", "1",
+                                  "--out", str(tmp_path), "-q", "--fail-on", "seat-gap>0.0"])
+    assert r.exit_code == 3 and "seat-gap" in r.output
+    assert (tmp_path / "compare.md").exists() and (tmp_path / "compare-cards.png").exists()
+    r = CliRunner().invoke(main, ["compare", BASE, NERF, "--games", "300", "--jobs", "1",
+                                  "--out", str(tmp_path), "-q", "--fail-on", "seat-gap>0.99"])
+    assert r.exit_code == 0
+    r = CliRunner().invoke(main, ["compare", BASE, "/nope.yaml"])
+    assert r.exit_code == 2
+
+
+def test_sweep_cli_over_players_and_a_card(tmp_path):
+    r = CliRunner().invoke(main, ["sweep", BASE, "--players", "2", "--players", "5",
+                                  "--games", "200", "--jobs", "1", "--out", str(tmp_path), "-q"])
+    assert r.exit_code == 0, r.output
+    lines = (tmp_path / "sweep.csv").read_text().splitlines()
+    assert len(lines) == 3 and lines[1].startswith("2,2,")
+    assert (tmp_path / "sweep.png").exists()
+    r = CliRunner().invoke(main, ["sweep", BASE, "--card", "plato", "--values", "3I; IO",
+                                  "--values", "7I; IO", "--games", "300", "--jobs", "1",
+                                  "--out", str(tmp_path / "c"), "-q"])
+    assert r.exit_code == 0, r.output
+    import pandas as pd
+
+    df = pd.read_csv(tmp_path / "c" / "sweep.csv")
+    assert df["card_gih_wr"].iloc[1] > df["card_gih_wr"].iloc[0]
+    r = CliRunner().invoke(main, ["sweep", BASE, "--card", "Platon", "--values", "3I"])
+    assert r.exit_code == 2 and "Plato" in r.output
