@@ -46,7 +46,7 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import bench, best, compare, log, options, report, run, sweep
+    from simsym.cli import ablate, bench, best, compare, log, options, report, run, sweep
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -54,6 +54,7 @@ def _register():
     main.add_command(report.report)
     main.add_command(compare.compare_cmd)
     main.add_command(sweep.sweep)
+    main.add_command(ablate.ablate)
     main.add_command(bench.bench)
     main.add_command(options.options)
 

@@ -39,11 +39,14 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted run in --out from its saved chunks.")
 @click.option("--force", is_flag=True, help="Overwrite a run directory of another scenario.")
+@click.option("--verify-compensation", is_flag=True,
+              help="Re-run on the same deals with the suggested seat compensation and show "
+                   "the seats after it in the report.")
 @click.option("--report/--no-report", default=True, show_default=True,
               help="Also write report.md with its plots (simsym report RUN_DIR).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar, no summary table.")
 def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
-        executor, scheduler, resume, force, report, quiet):
+        executor, scheduler, resume, force, verify_compensation, report, quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
 
@@ -66,6 +69,23 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                            save_games=save_games, progress=show, force=force,
                            chunk_size=chunk_size, search=search, executor=executor,
                            scheduler=scheduler, resume=resume)
+    if verify_compensation:
+        from simsym.run.compensation import verify_compensation as verify
+        from simsym.run.executor import Progress
+
+        if not quiet:
+            click.echo("verifying the suggested seat compensation on the same deals ...",
+                       err=True)
+        bar = Progress(games, show)
+        try:
+            chk = verify(scenario, summary, games, seed, out, jobs=jobs, progress=bar.update)
+        finally:
+            bar.close()
+        if not quiet:
+            click.echo(f"compensation {chk['suggested']}: seat gap {100 * chk['gap_before']:.1f}"
+                       f" -> {100 * chk['gap_after']:.1f} pp", err=True)
+    elif (out / "compensation.json").exists():
+        (out / "compensation.json").unlink()  # it described an older run
     if report:
         from simsym.report.build import build_report
 

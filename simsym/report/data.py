@@ -32,6 +32,7 @@ class ReportData:
     scores: pd.DataFrame | None  # None without totals.json
     lengths: pd.DataFrame | None
     command: list[str]
+    compensation_check: dict | None = None  # compensation.json of `simsym run --verify-compensation`
 
     @property
     def summary(self) -> dict:
@@ -91,4 +92,12 @@ def gather(run_dir: Path) -> ReportData:
         findings=degenerate_findings(s, by_strategy if several else cards),
         scores=score_distribution(totals) if totals and "score_hist" in totals else None,
         lengths=length_distribution(totals) if totals and "length_hist" in totals else None,
-        command=reproduce_command(run))
+        command=reproduce_command(run),
+        compensation_check=_compensation_check(Path(run_dir)))
+
+
+def _compensation_check(run_dir: Path) -> dict | None:
+    import json
+
+    path = run_dir / "compensation.json"
+    return json.loads(path.read_text()) if path.exists() else None

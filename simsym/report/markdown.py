@@ -81,6 +81,13 @@ def _seat_verdict(d: ReportData) -> str:
 
 def _comp_verdict(d: ReportData) -> str:
     c = d.compensation
+    chk = d.compensation_check
+    if chk:
+        return (f"**Compensation:** starting the seats at `{chk['suggested']}` points (seat 0 "
+                f"first) was verified by a re-run on the same {chk['games']:,} deals: the gap "
+                f"between the best and worst seat's win share goes from "
+                f"{_pct(chk['gap_before'])} to {_pct(chk['gap_after'])} percentage points "
+                f"([details](#seats-with-the-suggested-compensation)).")
     if not any(c):
         return ("**Compensation:** none suggested (every seat's mean score is within half a "
                 "point of the best seat's).")
@@ -306,5 +313,24 @@ def render(d: ReportData, images: dict) -> str:
         parts.append(cards_by_strategy_section(d, images["cards_by_strategy"]))
     parts += [distributions_section(d, images.get("scores"), images.get("lengths"),
                                     images["points"]),
-              findings_section(d), run_section(d)]
+              findings_section(d)]
+    if d.compensation_check:
+        parts.append(compensation_section(d.compensation_check))
+    parts.append(run_section(d))
     return "\n\n".join(parts) + "\n"
+
+
+def compensation_section(chk: dict) -> str:
+    rows = []
+    for b, a in zip(chk["seats_before"], chk["seats_after"]):
+        rows.append([str(b["seat"]), str(chk["suggested"][b["seat"]]),
+                     f"{_pct(b['win_rate'])}{_ci(*b['ci95'])}",
+                     f"{_pct(a['win_rate'])}{_ci(*a['ci95'])}",
+                     f"{b['mean_score']:.2f}", f"{a['mean_score']:.2f}"])
+    return "\n\n".join([
+        "## Seats with the suggested compensation",
+        f"The run was repeated on the same seed and {chk['games']:,} deals with "
+        f"`rules: {{seat_compensation: {chk['suggested']}}}`. Best-minus-worst seat gap: "
+        f"{_pct(chk['gap_before'])} pp before, {_pct(chk['gap_after'])} pp after.",
+        _table(["seat", "starts with", "win share % before", "win share % after",
+                "mean score before", "mean score after"], rows)])

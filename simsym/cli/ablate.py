@@ -1,0 +1,50 @@
+"""`simsym ablate SCENARIO`: leave-one-out importance of each card on the same seeds."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from simsym.scenario import REPO_ROOT, load_scenario
+
+
+@click.command("ablate")
+@click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--cards", "names", multiple=True,
+              help="Only these cards (repeatable) [default: every card].")
+@click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
+              help="Games per variant (paired seeds make few enough).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
+@click.option("--jobs", "-j", type=click.IntRange(1), default=None)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="[default: reports/<scenario>-ablation/]")
+@click.option("--quiet", "-q", is_flag=True)
+def ablate(scenario_path, names, games, seed, jobs, out, quiet):
+    """Replay the same seeds with each card removed; the change in mean score, length, seat
+    gap and strategies' win shares, with paired intervals."""
+    from simsym.ablate import ablate as run_ablation
+    from simsym.ablate import write_ablation
+    from simsym.run.executor import Progress
+
+    sc = load_scenario(scenario_path)
+    names = list(names) or sc.cards.names
+    for n in names:
+        sc.cards.lookup(n, key="--cards")
+    seed = sc.seed if seed is None else seed
+    bar = Progress(games * (len(names) + 1), not quiet and sys.stderr.isatty())
+    try:
+        df = run_ablation(sc, names, games, seed, jobs or os.cpu_count() or 1,
+                          progress=bar.update)
+    finally:
+        bar.close()
+    out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-ablation"
+    path = write_ablation(df, sc, games, seed, out)
+    if not quiet:
+        top = df.sort_values("mean_score_change").head(5)
+        for _, r in top.iterrows():
+            click.echo(f"{r['card']:<28} mean score {r['mean_score_change']:+.2f} "
+                       f"({r['mean_score_lo']:+.2f} to {r['mean_score_hi']:+.2f})")
+        click.echo(f"wrote {path}")

@@ -1,0 +1,37 @@
+"""Verify a seat-compensation suggestion by re-running with it, on the same seeds."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from simsym.analysis.seats import compensation
+from simsym.run.executor import run_games
+from simsym.run.output import write_json
+from simsym.run.summary import build_summary
+
+
+def _seats(summary):
+    return [{k: s[k] for k in ("seat", "win_rate", "ci95", "mean_score")}
+            for s in summary["seats"]]
+
+
+def _gap(summary):
+    wr = [s["win_rate"] for s in summary["seats"]]
+    return round(max(wr) - min(wr), 6)
+
+
+def verify_compensation(scenario, summary: dict, games: int, seed: int, out: Path,
+                        jobs: int = 1, progress=None) -> dict:
+    """Re-run ``scenario`` with the compensation suggested by ``summary`` as the rule option
+    seat_compensation, on the same seed and games; write DIR/compensation.json."""
+    comp = compensation(summary)
+    after_sc = replace(scenario, rules=replace(scenario.rules, seat_compensation=tuple(comp)))
+    totals, _ = run_games(after_sc, games, seed, jobs=jobs,
+                          on_chunk=progress and (lambda res, done: progress(done)))
+    after = build_summary(after_sc, totals, games, seed)
+    result = {"suggested": comp, "games": games, "seed": seed,
+              "seats_before": _seats(summary), "seats_after": _seats(after),
+              "gap_before": _gap(summary), "gap_after": _gap(after)}
+    write_json(Path(out) / "compensation.json", result)
+    return result
