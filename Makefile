@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/base.yaml
 
-.PHONY: run test test-quick bench lint format docs golden clean setup
+.PHONY: run test test-quick bench report lint format docs golden clean setup
 
 setup: $(STAMP)
 
@@ -40,3 +40,19 @@ golden: $(STAMP)
 	@for spec in $(GOLDEN); do sc=$${spec%%:*}; g=$${spec##*:}; \
 	  $(BIN)/simsym log scenarios/$$sc.yaml --game $$g > tests/golden/$$sc-game$$g.txt; \
 	  echo "tests/golden/$$sc-game$$g.txt"; done
+
+# Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
+# (scenarios with a `sweep:` also get reports/<name>-sweep/; Python-class strategies run
+# in the reference engine with the compiled search).
+REPORT_FLAGS ?= -q --force
+report: $(STAMP)
+	@set -e; for f in scenarios/*.yaml; do \
+	  name=$$(basename $$f .yaml); echo "== $$name"; \
+	  if grep -q "family: python" $$f; then \
+	    $(BIN)/simsym run $$f $(REPORT_FLAGS) --engine python --search numba; \
+	  elif grep -q "^sweep:" $$f; then \
+	    $(BIN)/simsym sweep $$f -q; \
+	  else \
+	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo --verify-compensation ); \
+	  fi; \
+	done
