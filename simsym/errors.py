@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
 
 
 class SimsymError(Exception):
@@ -27,11 +28,115 @@ class InputError(SimsymError):
             where = f"{where}: {self.key}" if where else self.key
         return f"{where}: {self.message}" if where else self.message
 
+    def __reduce__(self):  # picklable across processes, with its fields
+        return (type(self), (self.message, self.file, self.line, self.key))
+
+    @property
+    def errors(self) -> list[InputError]:
+        """Every problem this exception stands for (one here; several in InputErrors)."""
+        return [self]
+
+    def sort_key(self):
+        return (str(self.file or ""), self.line if isinstance(self.line, int) else 0,
+                str(self.key or ""), self.message)
+
+
+class InputErrors(InputError):
+    """Several problems found in one pass, sorted by file and line; ``str()`` is one line each.
+
+    An InputError itself (its file, line, key and message are the first problem's), so code
+    written for a single problem keeps working.
+    """
+
+    def __init__(self, errors):
+        flat: list[InputError] = []
+        for e in errors:
+            for one in e.errors:
+                if all(one.format() != f.format() for f in flat):
+                    flat.append(one)
+        if not flat:
+            raise ValueError("InputErrors needs at least one problem")
+        self._errors = sorted(flat, key=InputError.sort_key)
+        first = self._errors[0]
+        super().__init__(first.message, first.file, first.line, first.key)
+
+    def __reduce__(self):
+        return (type(self), (self._errors,))
+
+    @property
+    def errors(self) -> list[InputError]:
+        return list(self._errors)
+
+    def format(self) -> str:
+        return "\n".join(e.format() for e in self._errors)
+
+
+class Problems:
+    """Collects InputErrors so that a whole file is checked before anything is refused.
+
+    ``with problems.collect(): ...`` records an InputError raised inside (and carries on after
+    the block); ``problems.raise_if_any()`` raises them together.
+    """
+
+    def __init__(self):
+        self.items: list[InputError] = []
+
+    def add(self, error: InputError) -> None:
+        self.items.extend(error.errors)
+
+    def __bool__(self):
+        return bool(self.items)
+
+    def __len__(self):
+        return len(self.items)
+
+    @contextmanager
+    def collect(self):
+        try:
+            yield
+        except InputError as e:
+            self.add(e)
+
+    def exception(self) -> InputError:
+        if len(self.items) == 1:
+            return self.items[0]
+        return InputErrors(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise self.exception()
+
+    def fatal(self, error: InputError):
+        """Record ``error`` and raise everything found so far (for problems after which later
+        checks are meaningless)."""
+        self.add(error)
+        raise self.exception()
+
+
+def show(value, limit: int = 60) -> str:
+    """A short repr of a value found in a file, for messages (huge numbers and long text cut)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as YAML writes them
+    if value is None:
+        return "null"
+    if isinstance(value, int) and value.bit_length() > 10_000:
+        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # pragma: no cover - defensive
+        return f"a {type(value).__name__}"
+    if len(text) > limit:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{text[:20]}... ({len(text)} digits)"
+        return f"{text[:limit - 15]}... ({len(text)} characters)"
+    return text
+
 
 def closest(word: str, choices, n: int = 3) -> list[str]:
     """The closest valid names to ``word`` (case-insensitive), best first."""
-    choices = list(choices)
+    choices = [str(c) for c in choices]
     lowered = {c.lower(): c for c in choices}
+    word = str(word)[:200]
     hits = difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.5)
     return [lowered[h] for h in hits]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from simsym.errors import InputError, did_you_mean
+from simsym.errors import InputError, Problems, did_you_mean, show
 
 
 def _opt(default, ruling: str, doc: str, *, choices=None, lo=None, hi=None, nullable=False):
@@ -98,73 +98,110 @@ class RuleOptions:
 HI_UNBOUNDED = 1 << 20
 
 
+WINE_WINDOW_MAX = 1000  # a bound in [min, max] wine windows (null max: no upper limit)
+
+
 def _check_value(name, meta, value, default, where):
     file, line = where
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise InputError(f"expected true or false, found {value!r}", file, line,
+            raise InputError(f"expected true or false, found {show(value)}", file, line,
                              f"rules.{name}")
         return value
     if isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"expected a whole number, found {value!r}", file, line,
-                             f"rules.{name}")
         lo, hi = meta["lo"], meta["hi"]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"expected a whole number from {lo} to {hi}, found {show(value)}",
+                             file, line, f"rules.{name}")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            raise InputError(f"{value} is out of range; allowed {lo} to {hi}", file, line,
+            raise InputError(f"{show(value)} is out of range; allowed {lo} to {hi}", file, line,
                              f"rules.{name}")
         return value
     if isinstance(default, str):
-        if value not in meta["choices"]:
-            raise InputError(f"{value!r} is not allowed; choose one of "
-                             + ", ".join(meta["choices"]), file, line, f"rules.{name}")
+        try:
+            ok = value in meta["choices"]
+        except TypeError:  # pragma: no cover - tuples compare with anything
+            ok = False
+        if not ok:
+            raise InputError(f"{show(value)} is not allowed; choose one of "
+                             + ", ".join(meta["choices"])
+                             + did_you_mean(str(value), meta["choices"]), file, line,
+                             f"rules.{name}")
         return value
     if name.startswith("wine_"):
-        ok = (isinstance(value, (list, tuple)) and len(value) == 2
-              and isinstance(value[0], int) and not isinstance(value[0], bool)
-              and (value[1] is None or (isinstance(value[1], int)
-                                        and not isinstance(value[1], bool))))
-        if not ok or value[0] < 0 or (value[1] is not None and value[1] < value[0]):
-            raise InputError(f"expected [min, max] with 0 <= min <= max (max may be null), "
-                             f"found {value!r}", file, line, f"rules.{name}")
+        def whole(v):
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        ok = (isinstance(value, (list, tuple)) and len(value) == 2 and whole(value[0])
+              and (value[1] is None or whole(value[1])))
+        if not ok or not 0 <= value[0] <= WINE_WINDOW_MAX or (
+                value[1] is not None and not value[0] <= value[1] <= WINE_WINDOW_MAX):
+            raise InputError(f"expected [min, max] with 0 <= min <= max <= {WINE_WINDOW_MAX} "
+                             f"(max may be null for no limit), found {show(value)}", file, line,
+                             f"rules.{name}")
         return (value[0], value[1])
     if name == "seat_compensation":
         if not isinstance(value, (list, tuple)) or not all(
                 isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 1000
                 for v in value):
-            raise InputError(f"expected a list of whole numbers, one a seat, found {value!r}",
-                             file, line, f"rules.{name}")
+            raise InputError(f"expected a list of whole numbers from -1000 to 1000, one a seat, "
+                             f"found {show(value)}", file, line, f"rules.{name}")
         return tuple(value)
     raise AssertionError(name)  # pragma: no cover - every option kind is handled above
 
 
 def rules_from_mapping(mapping, base: RuleOptions | None = None, *, file=None,
-                       line_of=lambda k: None) -> RuleOptions:
-    """Validate a ``rules:`` mapping and return the options (unknown names are errors)."""
+                       line_of=lambda k: None, file_of=None,
+                       problems: Problems | None = None) -> RuleOptions:
+    """Validate a ``rules:`` mapping and return the options (unknown names are errors).
+
+    Every problem is found: with ``problems`` they are recorded there (and the valid options
+    applied); without, they are raised together.
+    """
     from dataclasses import replace
 
+    own = problems is None
+    problems = Problems() if own else problems
     base = base or RuleOptions()
+    default_file = file
+
+    def where(key):
+        return (file_of(key) if file_of else default_file), line_of(key)
+
     if mapping is None:
         return base
     if not isinstance(mapping, dict):
-        raise InputError("expected a mapping of rule option names to values", file,
-                         line_of(None), "rules")
+        problems.add(InputError(f"expected a mapping of rule option names to values, found "
+                                f"{show(mapping)}", file, line_of(None), "rules"))
+        if own:
+            problems.raise_if_any()
+        return base
     known = {f.name: f for f in fields(RuleOptions)}
     changes = {}
+    bad = set()
     for key, value in mapping.items():
         if key not in known:
-            raise InputError(f"unknown rule option {key!r}{did_you_mean(str(key), known)}; "
-                             f"see docs/rule-options.md", file, line_of(key), f"rules.{key}")
+            problems.add(InputError(f"unknown rule option {show(key)}"
+                                    f"{did_you_mean(str(key), known)}; see docs/rule-options.md",
+                                    *where(key), f"rules.{key}"))
+            continue
         f = known[key]
-        changes[key] = _check_value(key, f.metadata, value, f.default, (file, line_of(key)))
+        try:
+            changes[key] = _check_value(key, f.metadata, value, f.default, where(key))
+        except InputError as e:
+            problems.add(e)
+            bad.add(key)
     out = replace(base, **changes)
-    if out.komos_limit > out.hand_size:
-        raise InputError(f"komos_limit {out.komos_limit} is above hand_size {out.hand_size}",
-                         file, line_of("komos_limit"), "rules.komos_limit")
-    if out.discard_limit > out.hand_size:
-        raise InputError(f"discard_limit {out.discard_limit} is above hand_size "
-                         f"{out.hand_size}", file, line_of("discard_limit"),
-                         "rules.discard_limit")
+    if out.komos_limit > out.hand_size and not bad & {"komos_limit", "hand_size"}:
+        problems.add(InputError(f"komos_limit {out.komos_limit} is above hand_size "
+                                f"{out.hand_size}; allowed 0 to hand_size",
+                                *where("komos_limit"), "rules.komos_limit"))
+    if out.discard_limit > out.hand_size and not bad & {"discard_limit", "hand_size"}:
+        problems.add(InputError(f"discard_limit {out.discard_limit} is above hand_size "
+                                f"{out.hand_size}; allowed 0 to hand_size",
+                                *where("discard_limit"), "rules.discard_limit"))
+    if own:
+        problems.raise_if_any()
     return out
 
 

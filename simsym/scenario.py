@@ -2,6 +2,11 @@
 
 ``extends: other.yaml`` loads that file first; mappings are merged key by key, anything else
 is replaced, so a variant restates only what it changes.
+
+Loading validates the whole file (and the files it extends) before anything runs: every
+problem found is reported at once (:class:`simsym.errors.InputErrors`), each naming its file,
+line and key path, what was found and what is allowed. Only problems after which the rest
+cannot be checked (unreadable YAML, an ``extends`` that is missing or circular) stop early.
 """
 
 from __future__ import annotations
@@ -11,9 +16,10 @@ from pathlib import Path
 
 from simsym.cards.loader import apply_overrides, load_card_file
 from simsym.cards.model import CardSet
-from simsym.errors import InputError, did_you_mean
+from simsym.core.enums import MAX_HAND
+from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.rules import RuleOptions, rules_from_mapping
-from simsym.strategies import StrategyConfig, make_strategy
+from simsym.strategies import FAMILIES, StrategyConfig, make_strategy
 from simsym.yamlio import LineDict, line_of, load_yaml_file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +30,9 @@ TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "stra
 CARD_KEYS = ("file", "overrides", "add", "remove")
 MAX_EXTENDS_DEPTH = 32
 SEATINGS = ("mirror", "rotate", "random")
+PLAYERS = (2, 6)
+MAX_GAMES = 10**12
+MAX_SEED = 2**63 - 1
 
 
 @dataclass
@@ -56,22 +65,52 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _load_raw(path: Path, chain: tuple[Path, ...]) -> dict:
-    if len(chain) > MAX_EXTENDS_DEPTH:
-        raise InputError(f"'extends' nests deeper than {MAX_EXTENDS_DEPTH} files", str(path))
-    data = load_yaml_file(path)
+def _stamp(data, file: str) -> None:
+    """Record on every mapping of ``data`` which file each of its keys came from."""
+    stack, seen = [data], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            if isinstance(node, LineDict):
+                node.origin = {k: file for k in node}
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def file_of(mapping, key, default: str) -> str:
+    """The file ``key`` of ``mapping`` was written in (mappings merge across ``extends``)."""
+    origin = getattr(mapping, "origin", None)
+    if origin:
+        try:
+            return origin.get(key, default)
+        except TypeError:  # an unhashable key
+            pass
+    return default
+
+
+def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems) -> dict:
     file = str(path)
+    try:
+        data = load_yaml_file(path)
+    except InputError as e:
+        problems.fatal(e)
     if data is None:
-        raise InputError("the file is empty; a scenario is a mapping (see scenarios/base.yaml)",
-                         file, 1)
+        problems.fatal(InputError("the file is empty; a scenario is a mapping of keys to "
+                                  "values (see scenarios/base.yaml)", file, 1))
     if not isinstance(data, dict):
-        raise InputError(f"a scenario must be a mapping of keys to values, found a "
-                         f"{type(data).__name__}", file, 1)
-    for k in data:
+        problems.fatal(InputError(f"a scenario must be a mapping of keys to values "
+                                  f"(name: ..., rules: ...), found {_a(data)}", file,
+                                  getattr(data, "line", 1) or 1))
+    for k in list(data):
         if k not in TOP_KEYS:
-            raise InputError(f"unknown key {k!r}{did_you_mean(str(k), TOP_KEYS)}; allowed: "
-                             + ", ".join(TOP_KEYS), file, line_of(data, k), str(k))
-    data.origin = {k: file for k in data}
+            problems.add(InputError(f"unknown key {show(k)}{did_you_mean(str(k), TOP_KEYS)}; "
+                                    "allowed: " + ", ".join(TOP_KEYS), file, line_of(data, k),
+                                    str(k)))
+            del data[k]
     # A card file path is relative to the scenario that names it: resolve it before merging.
     cards = data.get("cards")
     if isinstance(cards, str):
@@ -80,117 +119,232 @@ def _load_raw(path: Path, chain: tuple[Path, ...]) -> dict:
         data["cards"] = spec
     elif isinstance(cards, dict) and isinstance(cards.get("file"), str):
         cards["file"] = str(path.parent / cards["file"])
+    _stamp(data, file)
     if "extends" in data:
         parent = data["extends"]
-        if not isinstance(parent, str) or not parent:
-            raise InputError("extends must be the path of another scenario file", file,
-                             line_of(data, "extends"), "extends")
-        ppath = (path.parent / parent).resolve()
-        if ppath in chain or ppath == path.resolve():
-            names = " -> ".join(p.name for p in (*chain, path.resolve(), ppath))
-            raise InputError(f"'extends' is circular: {names}", file, line_of(data, "extends"),
-                             "extends")
-        if not ppath.exists():
-            raise InputError(f"extends: {parent!r} not found (looked for {ppath})", file,
-                             line_of(data, "extends"), "extends")
-        base = _load_raw(ppath, (*chain, path.resolve()))
+        eline = line_of(data, "extends")
+        if not isinstance(parent, str) or not parent.strip():
+            problems.fatal(InputError(f"expected the path of another scenario file, found "
+                                      f"{show(parent)}", file, eline, "extends"))
+        try:
+            ppath = (path.parent / parent).resolve()
+            me = path.resolve()
+            exists = ppath.is_file()
+        except (OSError, ValueError) as e:
+            problems.fatal(InputError(f"cannot use {show(parent)} as a path: {e}", file, eline,
+                                      "extends"))
+        if ppath in chain or ppath == me:
+            names = " -> ".join(p.name for p in (*chain, me, ppath))
+            problems.fatal(InputError(f"'extends' is circular: {names}; a scenario may not "
+                                      "extend itself", file, eline, "extends"))
+        if not exists:
+            what = "is a directory" if ppath.is_dir() else "not found"
+            problems.fatal(InputError(f"{parent!r} {what} (looked for {ppath}); allowed: the "
+                                      "path of a scenario file, relative to this one", file,
+                                      eline, "extends"))
+        if len(chain) + 1 > MAX_EXTENDS_DEPTH:
+            problems.fatal(InputError(f"'extends' nests deeper than {MAX_EXTENDS_DEPTH} files "
+                                      f"(from {chain[0].name if chain else path.name}); "
+                                      f"allowed at most {MAX_EXTENDS_DEPTH}", file, eline,
+                                      "extends"))
+        base = _load_raw(ppath, (*chain, me), problems)
         base.pop("extends", None)
         base.pop("name", None)
         data = _merge(base, data)
     return data
 
 
-def _int(data, key, lo, hi, default, file):
+def _a(value) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {show(value)}"
+    return f"{type(value).__name__} {show(value)}"
+
+
+def _int(data, key, lo, hi, default, file, problems):
+    """``data[key]`` as a whole number in [lo, hi]; None (and a problem) if it is not."""
     if key not in data:
         return default
     v = data[key]
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise InputError(f"expected a whole number from {lo} to {hi}, found {v!r}", file,
-                         line_of(data, key), key)
+        what = "true/false" if isinstance(v, bool) else show(v)
+        problems.add(InputError(f"expected a whole number from {lo} to {hi:,}, found {what}",
+                                file_of(data, key, file), line_of(data, key), key))
+        return None
     return v
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Load and validate a scenario file; every problem is an InputError naming file and key."""
+    """Load and validate a scenario file. Every problem found is raised at once, as an
+    InputError (one problem) or InputErrors (several), each naming file, line and key."""
     path = Path(path)
-    data = _load_raw(path, ())
-    origin = getattr(data, "origin", {})
+    problems = Problems()
+    data = _load_raw(path, (), problems)
+    file = str(path)
 
     def where(key):
-        return origin.get(key, str(path))
+        return file_of(data, key, file)
 
-    # Cards.
+    cards = _load_cards(data, path, where, problems)
+    rules_map = data.get("rules")
+    rules = rules_from_mapping(
+        rules_map, file=where("rules"), problems=problems,
+        file_of=lambda k: file_of(rules_map, k, where("rules")),
+        line_of=lambda k: line_of(rules_map if isinstance(rules_map, dict) else {}, k,
+                                  line_of(data, "rules")))
+    bad_rule = {e.key for e in problems.items}
+    if "rules.hand_size" not in bad_rule and rules.hand_size > MAX_HAND:
+        rmap = data.get("rules")
+        problems.add(InputError(f"{rules.hand_size} cards is more than the game engine's "
+                                f"best-Symposion search holds; allowed 1 to {MAX_HAND}",
+                                file_of(rmap, "hand_size", where("rules")),
+                                line_of(rmap, "hand_size", line_of(data, "rules")),
+                                "rules.hand_size"))
+        bad_rule.add("rules.hand_size")
+    players = _int(data, "players", *PLAYERS, 4, file, problems)
+    games = _int(data, "games", 1, MAX_GAMES, 100_000, file, problems)
+    seed = _int(data, "seed", 0, MAX_SEED, 0, file, problems)
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip():
+        problems.add(InputError(f"expected non-empty text, found {show(name)}", where("name"),
+                                line_of(data, "name"), "name"))
+        name = path.stem
+    description = data.get("description", "")
+    if description is None:
+        description = ""
+    if not isinstance(description, str):
+        problems.add(InputError(f"expected text, found {show(description)}",
+                                where("description"), line_of(data, "description"),
+                                "description"))
+    comp = rules.seat_compensation
+    if players is not None and comp and len(comp) != players:
+        rmap = data.get("rules")
+        problems.add(InputError(f"{len(comp)} values for {players} players; allowed: one a "
+                                "seat", file_of(rmap, "seat_compensation", where("rules")),
+                                line_of(rmap, "seat_compensation", line_of(data, "rules")),
+                                "rules.seat_compensation"))
+    if cards is not None and players is not None and "rules.hand_size" not in bad_rule:
+        need = players * rules.hand_size
+        if cards.deck_size < need:
+            problems.add(InputError(
+                f"the deck has {cards.deck_size} cards, too few to deal {rules.hand_size} to "
+                f"each of {players} players; allowed: at least {need} cards (add copies or "
+                "cards, or lower players or rules.hand_size)",
+                *_deck_site(data, file)))
+    seating = data.get("seating", "mirror")
+    if not isinstance(seating, str) or seating not in SEATINGS:
+        problems.add(InputError(f"unknown seating {show(seating)}"
+                                f"{did_you_mean(str(seating), SEATINGS)}; allowed: "
+                                + ", ".join(SEATINGS), where("seating"),
+                                line_of(data, "seating"), "seating"))
+        seating = None
+    strategies = _strategies(data, where, players, seating, problems)
+    problems.raise_if_any()
+    return Scenario(name=name.strip(), path=file, cards=cards, rules=rules, players=players,
+                    games=games, seed=seed, seating=seating, strategies=strategies,
+                    description=description, raw=data)
+
+
+def _deck_site(data, file):
+    """Where to report a deck too small for the table: the first of cards, players and
+    rules.hand_size that the scenario itself sets (the others may be inherited)."""
+    rmap = data.get("rules")
+    sites = [(file_of(data, "cards", file), line_of(data, "cards"), "cards"),
+             (file_of(data, "players", file), line_of(data, "players"), "players"),
+             (file_of(rmap, "hand_size", ""), line_of(rmap, "hand_size"), "rules.hand_size")]
+    for site in sites:
+        if site[0] == file and site[1] is not None:
+            return site
+    return sites[0]
+
+
+def _load_cards(data, path: Path, where, problems: Problems) -> CardSet | None:
+    """The scenario's deck: its card file with overrides, additions and removals applied.
+    None when a problem leaves no deck to check further."""
     cfile = where("cards")
-    spec = data.get("cards", str(path.parent / "cards" / "symposion.yaml"))
+    cline = line_of(data, "cards")
+    default = str(path.parent / "cards" / "symposion.yaml")
+    spec = data.get("cards", default)
     if isinstance(spec, str):
         spec = LineDict(file=spec)
         spec.line, spec.key_lines = line_of(data, "cards", 1), {}
     if not isinstance(spec, dict):
-        raise InputError("cards must be a card file path or a mapping with file/overrides/add/"
-                         "remove", cfile, line_of(data, "cards"), "cards")
+        problems.add(InputError(f"expected a card file path or a mapping with file/overrides/"
+                                f"add/remove, found {show(spec)}", cfile, cline, "cards"))
+        return None
     for k in spec:
         if k not in CARD_KEYS:
-            raise InputError(f"unknown key {k!r}{did_you_mean(str(k), CARD_KEYS)}; allowed: "
-                             + ", ".join(CARD_KEYS), cfile, line_of(spec, k), f"cards.{k}")
-    full = spec.get("file", str(path.parent / "cards" / "symposion.yaml"))
-    if not isinstance(full, str):
-        raise InputError("cards.file must be a path", cfile, line_of(spec, "file"), "cards.file")
-    if not Path(full).is_file():
-        raise InputError(f"card file not found: {full}", cfile, line_of(spec, "file"),
-                         "cards.file")
-    cards = load_card_file(full)
+            problems.add(InputError(f"unknown key {show(k)}{did_you_mean(str(k), CARD_KEYS)}; "
+                                    "allowed: " + ", ".join(CARD_KEYS),
+                                    file_of(spec, k, cfile), line_of(spec, k), f"cards.{k}"))
+    changes = {}
     for key, kind in (("overrides", dict), ("add", dict), ("remove", list)):
-        if key in spec and spec[key] is not None and not isinstance(spec[key], kind):
-            raise InputError(f"cards.{key} must be a {'mapping' if kind is dict else 'list'}",
-                             cfile, line_of(spec, key), f"cards.{key}")
-    cards = apply_overrides(cards, spec.get("overrides"), spec.get("add"), spec.get("remove"),
-                            cfile, line_of(spec, "overrides", line_of(data, "cards")))
+        value = spec.get(key)
+        if value is not None and not isinstance(value, kind):
+            want = "mapping of card name to notation" if kind is dict else "list of card names"
+            problems.add(InputError(f"expected a {want}, found {show(value)}",
+                                    file_of(spec, key, cfile), line_of(spec, key, cline),
+                                    f"cards.{key}"))
+            value = None
+        changes[key] = value
+    full = spec.get("file", default)
+    fline = line_of(spec, "file", cline)
+    if not isinstance(full, str) or not full.strip():
+        problems.add(InputError(f"expected the path of a card file, found {show(full)}",
+                                file_of(spec, "file", cfile), fline, "cards.file"))
+        return None
+    try:
+        found = Path(full).is_file()
+    except (OSError, ValueError):
+        found = False
+    if not found:
+        problems.add(InputError(f"card file not found: {full}", file_of(spec, "file", cfile),
+                                fline, "cards.file"))
+        return None
+    before = len(problems)
+    cards = load_card_file(full, problems)
+    if cards is None or len(problems) > before:
+        return None  # fix the card file first: its cards are what the rest is checked against
+    before = len(problems)
+    cards = apply_overrides(cards, changes["overrides"], changes["add"], changes["remove"],
+                            file_of(spec, "overrides", cfile),
+                            line_of(spec, "overrides", cline), problems=problems,
+                            remove_at=(file_of(spec, "remove", cfile),
+                                       line_of(spec, "remove", cline)))
+    if len(problems) > before:
+        return None
     if not len(cards):
-        raise InputError("the deck has no cards left", cfile, line_of(data, "cards"), "cards")
+        problems.add(InputError("the deck has no cards left; allowed: at least one card",
+                                cfile, cline, "cards"))
+        return None
+    return cards
 
-    rules = rules_from_mapping(data.get("rules"), file=where("rules"),
-                               line_of=lambda k: line_of(data.get("rules") or {}, k,
-                                                         line_of(data, "rules")))
-    file = str(path)
-    players = _int(data, "players", 2, 6, 4, where("players"))
-    games = _int(data, "games", 1, 10**12, 100_000, where("games"))
-    seed = _int(data, "seed", 0, 2**63 - 1, 0, where("seed"))
-    name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name.strip():
-        raise InputError("name must be non-empty text", file, line_of(data, "name"), "name")
-    if rules.seat_compensation and len(rules.seat_compensation) != players:
-        raise InputError(f"seat_compensation has {len(rules.seat_compensation)} values for "
-                         f"{players} players; give one a seat", where("rules"),
-                         line_of(data.get("rules") or {}, "seat_compensation"),
-                         "rules.seat_compensation")
-    need = players * rules.hand_size
-    if cards.deck_size < need:
-        raise InputError(f"the deck has {cards.deck_size} cards, too few to deal "
-                         f"{rules.hand_size} to each of {players} players ({need} needed)",
-                         cfile, line_of(data, "cards"), "cards")
-    seating = data.get("seating", "mirror")
-    if seating not in SEATINGS:
-        raise InputError(f"unknown seating {seating!r}{did_you_mean(str(seating), SEATINGS)}; "
-                         "allowed: " + ", ".join(SEATINGS), where("seating"),
-                         line_of(data, "seating"), "seating")
-    raw_strats = data.get("strategies", ["greedy"])
+
+def _strategies(data, where, players, seating, problems: Problems):
+    raw = data.get("strategies", ["greedy"])
     sfile = where("strategies")
-    if isinstance(raw_strats, (str, dict)):
-        raw_strats = [raw_strats]
-    if not isinstance(raw_strats, list) or not raw_strats:
-        raise InputError("strategies must be a non-empty list of strategy families or "
-                         "mappings", sfile, line_of(data, "strategies"), "strategies")
-    if len(raw_strats) > players:
-        raise InputError(f"{len(raw_strats)} strategies for {players} seats; at most one a "
-                         "seat", sfile, line_of(data, "strategies"), "strategies")
-    strategies = [make_strategy(e, sfile, line_of(e, "family", line_of(data, "strategies"))
-                                if isinstance(e, dict) else line_of(data, "strategies"),
-                                f"strategies[{i}]", base_dir=Path(sfile).parent)
-                  for i, e in enumerate(raw_strats)]
-    if seating == "mirror" and len(strategies) != 1:
-        raise InputError("seating 'mirror' puts one strategy in every seat: list exactly one "
-                         "(use 'rotate' or 'random' to mix strategies)", sfile,
-                         line_of(data, "strategies"), "strategies")
-    return Scenario(name=name.strip(), path=file, cards=cards, rules=rules, players=players,
-                    games=games, seed=seed, seating=seating, strategies=strategies,
-                    description=str(data.get("description", "")), raw=data)
+    sline = line_of(data, "strategies")
+    if isinstance(raw, (str, dict)):
+        raw = [raw]
+    if not isinstance(raw, list) or not raw:
+        problems.add(InputError("expected a non-empty list of strategies (family names: "
+                                + ", ".join(FAMILIES) + f"; or mappings), found {show(raw)}",
+                                sfile, sline, "strategies"))
+        return []
+    if players is not None and len(raw) > players:
+        problems.add(InputError(f"{len(raw)} strategies for {players} players; allowed: at "
+                                "most one a seat", sfile, sline, "strategies"))
+    if seating == "mirror" and len(raw) != 1:
+        problems.add(InputError(f"seating 'mirror' puts one strategy in every seat, found "
+                                f"{len(raw)}; list exactly one (or use seating 'rotate' or "
+                                "'random' to mix strategies)", sfile, sline, "strategies"))
+    out = []
+    for i, entry in enumerate(raw):
+        line = line_of(entry, "family", sline) if isinstance(entry, dict) else sline
+        try:
+            out.append(make_strategy(entry, sfile, line, f"strategies[{i}]",
+                                     base_dir=Path(sfile).parent))
+        except InputError as e:
+            problems.add(e)
+    return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simsym.core.enums import TYPE_NAMES
-from simsym.errors import InputError, did_you_mean
+from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.yamlio import line_of
 
 FAMILIES = ("greedy", "patient", "specialist", "random", "python")
@@ -73,53 +73,66 @@ def _check(family, name, value, spec, file, line, key):
     default, lo, hi, _ = spec
     if name == "params":
         if not isinstance(value, dict):
-            raise InputError(f"expected a mapping of keyword arguments, found {value!r}", file,
-                             line, key)
+            raise InputError(f"expected a mapping of keyword arguments, found {show(value)}",
+                             file, line, key)
+        for k in value:
+            if not isinstance(k, str):
+                raise InputError(f"keyword argument names must be text, found "
+                                 f"{show(k)}", file, line_of(value, k, line), f"{key}.{k}")
         return tuple(sorted((str(k), v) for k, v in value.items()))
     if name == "class":
         if not isinstance(value, str) or ":" not in value:
             raise InputError(f"expected 'file.py:ClassName' or 'module:ClassName', found "
-                             f"{value!r}", file, line, key)
+                             f"{show(value)}", file, line, key)
         return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise InputError(f"expected true or false, found {value!r}", file, line, key)
+            raise InputError(f"expected true or false, found {show(value)}", file, line, key)
     elif isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise InputError(f"expected a whole number from {lo} to {hi}, found {value!r}",
+            raise InputError(f"expected a whole number from {lo} to {hi}, found {show(value)}",
                              file, line, key)
-    elif value not in lo:
-        raise InputError(f"{value!r} is not allowed; one of {', '.join(lo)}", file, line, key)
+    elif not isinstance(value, str) or value not in lo:
+        raise InputError(f"{show(value)} is not allowed; one of {', '.join(lo)}"
+                         f"{did_you_mean(str(value), lo)}", file, line, key)
     return value
 
 
 def make_strategy(entry, file=None, line=None, key="strategies",
                   base_dir=".") -> StrategyConfig:
-    """A strategy from YAML: a family name, or {family: name, param: value, ...}."""
+    """A strategy from YAML: a family name, or {family: name, param: value, ...}.
+
+    Every problem of the entry (each parameter) is raised together.
+    """
+    problems = Problems()
     if isinstance(entry, str):
         entry = {"family": entry}
     if not isinstance(entry, dict) or "family" not in entry:
-        raise InputError("a strategy is a family name (" + ", ".join(FAMILIES) + ") or a "
-                         "mapping with 'family:' and its parameters", file, line, key)
+        problems.fatal(InputError("a strategy is a family name (" + ", ".join(FAMILIES) + ") "
+                                  f"or a mapping with 'family:' and its parameters, found "
+                                  f"{show(entry)}", file, line, key))
     family = entry["family"]
-    if family not in FAMILIES:
-        raise InputError(f"unknown strategy {family!r}{did_you_mean(str(family), FAMILIES)}; "
-                         "allowed: " + ", ".join(FAMILIES), file,
-                         line_of(entry, "family", line), f"{key}.family")
+    if not isinstance(family, str) or family not in FAMILIES:
+        problems.fatal(InputError(f"unknown strategy {show(family)}"
+                                  f"{did_you_mean(str(family), FAMILIES)}; allowed: "
+                                  + ", ".join(FAMILIES), file, line_of(entry, "family", line),
+                                  f"{key}.family"))
     spec = parameters(family)
     values = {n: s[0] for n, s in spec.items()}
     given = []
     for name, value in entry.items():
         if name == "family":
             continue
-        if name not in spec:
-            raise InputError(f"strategy {family!r} has no parameter {name!r}"
-                             f"{did_you_mean(str(name), spec)}; its parameters: "
-                             + ", ".join(spec), file, line_of(entry, name, line),
-                             f"{key}.{name}")
-        values[name] = _check(family, name, value, spec[name], file,
-                              line_of(entry, name, line), f"{key}.{name}")
-        given.append(f"{name}={value}")
+        with problems.collect():
+            if name not in spec:
+                raise InputError(f"strategy {family!r} has no parameter {show(name)}"
+                                 f"{did_you_mean(str(name), spec)}; its parameters: "
+                                 + ", ".join(spec), file, line_of(entry, name, line),
+                                 f"{key}.{name}")
+            values[name] = _check(family, name, value, spec[name], file,
+                                  line_of(entry, name, line), f"{key}.{name}")
+            given.append(f"{name}={value}")
+    problems.raise_if_any()
     if family == "python":
         if not values["class"]:
             raise InputError("a python strategy needs class: 'file.py:ClassName'", file, line,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from simsym.errors import InputError
+from simsym.errors import InputError, Problems, show
 
 
 class LineDict(dict):
@@ -25,36 +25,78 @@ def _construct_mapping(loader, node, deep=False):
     out = LineDict()
     out.line = node.start_mark.line + 1
     out.key_lines = {}
+    problems = getattr(loader, "problems", None)
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
         try:
             hash(key)
         except TypeError:
-            raise InputError("a key must be a plain value, not a list or mapping",
-                             line=key_node.start_mark.line + 1) from None
+            err = InputError("a key must be a plain value, not a list or mapping", line=line)
+            if problems is None:
+                raise err from None
+            problems.add(err)
+            continue
         if key in out:
-            raise InputError(f"duplicate key {key!r}", line=key_node.start_mark.line + 1)
+            err = InputError(f"duplicate key {show(key)} (first on line {out.key_lines[key]}); "
+                             "give each key once", line=line, key=str(key))
+            if problems is None:
+                raise err
+            problems.add(err)
+            continue
         out[key] = loader.construct_object(value_node, deep=True)
-        out.key_lines[key] = key_node.start_mark.line + 1
+        out.key_lines[key] = line
     return out
 
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+def _relocate(e: InputError, file: str) -> InputError:
+    return InputError(e.message, file=file, line=e.line, key=e.key)
+
+
 def load_yaml_text(text: str, file: str):
+    """Parse YAML text; every problem is an InputError naming ``file`` (and the line)."""
+    loader = None
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - SafeLoader subclass
+        loader = _Loader(text)  # checks the characters: may raise a ReaderError already
+        loader.problems = Problems()
+        data = loader.get_single_data()
     except InputError as e:
-        e.file = file
-        raise InputError(e.message, file=file, line=e.line, key=e.key) from None
+        raise _relocate(e, file) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 if mark else None
         what = e.problem or str(e)
+        if e.context and e.problem:
+            what = f"{e.problem} ({e.context})"
         raise InputError(f"YAML syntax error: {what}", file=file, line=line) from None
+    except yaml.reader.ReaderError as e:
+        where = e.position if isinstance(e.position, int) else 0
+        char = f"{e.character:#x}" if isinstance(e.character, int) else repr(e.character)
+        raise InputError(f"YAML cannot read the character {char} ({e.reason}); allowed: "
+                         "printable text", file=file, line=text.count("\n", 0, where) + 1) from None
     except yaml.YAMLError as e:
         raise InputError(f"YAML error: {e}", file=file) from None
+    except ValueError as e:  # e.g. an integer with more digits than Python will convert
+        mark = loader.get_mark() if loader is not None else None
+        raise InputError(f"a value YAML cannot read: {e}", file=file,
+                         line=mark.line + 1 if mark else None) from None
+    except RecursionError:
+        raise InputError("lists or mappings nested too deeply to read", file=file) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    _relocated(loader.problems, file).raise_if_any()
+    return data
+
+
+def _relocated(problems: Problems, file: str) -> Problems:
+    out = Problems()
+    for e in problems.items:
+        out.add(_relocate(e, file))
+    return out
 
 
 def load_yaml_file(path: str | Path):
@@ -69,12 +111,18 @@ def load_yaml_file(path: str | Path):
         raise InputError(f"not UTF-8 text ({e.reason})", file=str(path)) from None
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", file=str(path)) from None
+    except ValueError as e:  # e.g. a path with a NUL character
+        raise InputError(f"cannot read: {e}", file=str(path)) from None
     return load_yaml_text(text, str(path))
 
 
 def line_of(mapping, key, default=None):
     """Line of ``key`` in ``mapping`` when it came from YAML, else ``default``."""
     lines = getattr(mapping, "key_lines", None)
-    if lines and key in lines:
-        return lines[key]
+    if lines:
+        try:
+            if key in lines:
+                return lines[key]
+        except TypeError:  # an unhashable key
+            pass
     return getattr(mapping, "line", default) or default

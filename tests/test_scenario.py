@@ -75,3 +75,20 @@ def test_deck_too_small_to_deal(tmp_path):
     p = write(tmp_path, "s.yaml", f"cards: {cards}\nplayers: 3\n")
     with pytest.raises(InputError, match="too few to deal"):
         load_scenario(p)
+
+
+def test_several_errors_are_reported_together(tmp_path):
+    p = write(tmp_path, "s.yaml", f"extends: {BASE_SCENARIO}\nplayers: 7\ncolour: red\n"
+              "rules:\n  hand_sise: 8\n")
+    with pytest.raises(InputError) as e:
+        load_scenario(p)
+    lines = str(e.value).splitlines()
+    assert lines == [
+        f"{p}:2: players: expected a whole number from 2 to 6, found 7",
+        f"{p}:3: colour: unknown key 'colour'; allowed: " + ", ".join(
+            ("name", "description", "extends", "cards", "rules", "players", "strategies",
+             "seating", "games", "seed", "sweep")),
+        f"{p}:5: rules.hand_sise: unknown rule option 'hand_sise' (did you mean 'hand_size'?); "
+        "see docs/rule-options.md",
+    ]
+    assert [err.line for err in e.value.errors] == [2, 3, 5]

@@ -11,8 +11,10 @@ from simsym.search import TYPES, Searcher
 
 
 def outcome(play):
+    """Everything but the per-card E split (any split reaching the same totals is as good):
+    score, type, cards, breakdown and each card's chosen option."""
     return (play.score, play.type, sorted(play.cards), play.wine, play.intellectual,
-            play.hedonistic, play.bonus)
+            play.hedonistic, play.bonus, sorted((c.name, c.option) for c in play.choices))
 
 
 def check_legal_breakdown(play):

@@ -16,6 +16,7 @@ Grammar (case-insensitive, whitespace free)::
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from simsym.cards.model import Card, Option
 from simsym.errors import InputError
@@ -66,9 +67,25 @@ ALLOWED = (
 
 def _fail(name, text, what, file=None, line=None):
     raise NotationError(
-        f"card {name!r}: cannot read {what} in {text!r}; allowed: {ALLOWED}",
+        f"card {name!r}: cannot read {what} in {_short(text)}; allowed: {ALLOWED}",
         file=file, line=line, key=f"cards.{name}",
     )
+
+
+def _number(digits: str, name, text, file, line, what: str, most: int | None = None) -> int:
+    """``int(digits)``, refusing numbers too long to be meant (and too long for int())."""
+    significant = digits
+    while len(significant) > 1 and unicodedata.decimal(significant[0], None) == 0:
+        significant = significant[1:]
+    if len(significant) > 18:
+        limit = f" (at most {most})" if most is not None else ""
+        raise NotationError(f"card {name!r}: {what} too large in {_short(text)}{limit}",
+                            file=file, line=line, key=f"cards.{name}")
+    return int(significant)
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 80 else repr(text[:60]) + f"... ({len(text)} characters)"
 
 
 def _parse_points(name, text, file, line):
@@ -81,12 +98,15 @@ def _parse_points(name, text, file, line):
             m = _TERM.match(text, pos)
             if not m:
                 _fail(name, text, f"a point value at {text[pos:].strip()[:20]!r}", file, line)
-            n = int(m["n"])
+            n = _number(m["n"], name, text, file, line, "point value", MAX_POINTS)
             worth = m["worth"]
             cat = m["cat"].upper()
+            if worth is not None:
+                worth = str(_number(worth, name, text, file, line, "point value", MAX_POINTS))
             if n > MAX_POINTS or (worth and int(worth) > MAX_POINTS):
                 raise NotationError(
-                    f"card {name!r}: point value too large in {text!r} (at most {MAX_POINTS})",
+                    f"card {name!r}: point value too large in {_short(text)} "
+                    f"(at most {MAX_POINTS})",
                     file=file, line=line, key=f"cards.{name}")
             if worth is not None and cat != "W":
                 _fail(name, text, "'(Worth ... for Scoring)' after a non-Wine value", file, line)
@@ -106,7 +126,7 @@ def _parse_points(name, text, file, line):
             break
         pos = o.end()
     if len(options) > MAX_OPTIONS:
-        raise NotationError(f"card {name!r}: {len(options)} alternatives in {text!r}; "
+        raise NotationError(f"card {name!r}: {len(options)} alternatives in {_short(text)}; "
                             f"at most {MAX_OPTIONS}", file=file, line=line, key=f"cards.{name}")
     return tuple(options), text[pos:]
 
@@ -130,11 +150,11 @@ def parse_notation(name: str, text: str, copies: int = 1, *, file: str | None = 
         m = _REQ.match(token)
         if m:
             key = "requires_wine" if m["what"].lower().startswith("wine") else "requires_women"
-            props[key] = int(m["n"])
+            props[key] = _number(m["n"], name, text, file, line, "requirement")
             continue
         m = _DRAW.match(token)
         if m:
-            props["draws"] = int(m["n"])
+            props["draws"] = _number(m["n"], name, text, file, line, "number of draws")
             props["draw_usable"] = bool(m["star"])
             continue
         _fail(name, text, f"the property {token!r}", file, line)

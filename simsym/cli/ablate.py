@@ -15,7 +15,7 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
 @click.option("--cards", "names", multiple=True,
               help="Only these cards (repeatable) [default: every card].")
-@click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
+@click.option("--games", type=click.IntRange(2, 10**12), default=2000, show_default=True,
               help="Games per variant (paired seeds make few enough).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @click.option("--jobs", "-j", type=click.IntRange(1), default=None)

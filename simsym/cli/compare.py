@@ -17,7 +17,7 @@ EXIT_FAILED = 3
 @click.command("compare")
 @click.argument("a")
 @click.argument("b")
-@click.option("--games", type=click.IntRange(2), default=None,
+@click.option("--games", type=click.IntRange(2, 10**12), default=None,
               help="Games each [default: A's games].")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed for both [default: A's].")

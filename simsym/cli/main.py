@@ -19,7 +19,12 @@ class SimsymGroup(click.Group):
         except SimsymError as e:
             if ctx.obj and ctx.obj.get("debug"):
                 traceback.print_exc()
-            click.echo(f"simsym: error: {e}", err=True)
+            errors = getattr(e, "errors", None) or [e]
+            if len(errors) == 1:
+                click.echo(f"simsym: error: {errors[0]}", err=True)
+            else:
+                click.echo(f"simsym: error: {len(errors)} problems:\n"
+                           + "\n".join(str(x) for x in errors), err=True)
             ctx.exit(2)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -46,7 +51,8 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import ablate, bench, best, compare, log, options, report, run, sweep
+    from simsym.cli import (ablate, bench, best, compare, log, options, report, run, sweep,
+                            validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -55,6 +61,7 @@ def _register():
     main.add_command(compare.compare_cmd)
     main.add_command(sweep.sweep)
     main.add_command(ablate.ablate)
+    main.add_command(validate.validate)
     main.add_command(bench.bench)
     main.add_command(options.options)
 

@@ -14,7 +14,7 @@ from simsym.scenario import REPO_ROOT, load_scenario
 
 @click.command("run")
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
-@click.option("--games", type=click.IntRange(1), default=None,
+@click.option("--games", type=click.IntRange(1, 10**12), default=None,
               help="Games to play [default: the scenario's games].")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed [default: the scenario's seed].")

@@ -18,7 +18,7 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.option("--players", multiple=True, type=click.IntRange(2, 6),
               help="Player counts (repeatable).")
 @click.option("--values", multiple=True, help="Values (repeatable), for --card or --rule.")
-@click.option("--games", type=click.IntRange(2), default=None,
+@click.option("--games", type=click.IntRange(2, 10**12), default=None,
               help="Games a value [default: the scenario's].")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
 @click.option("--jobs", "-j", type=click.IntRange(1), default=None)

@@ -1,0 +1,48 @@
+"""`simsym validate SCENARIO...`: check scenario files before any game runs."""
+
+from __future__ import annotations
+
+import click
+
+from simsym.errors import SimsymError
+
+
+def describe(scenario) -> str:
+    """One line on a scenario that loaded: what the games will be played with."""
+    strategies = ", ".join(s.label for s in scenario.strategies)
+    return (f"{len(scenario.cards)} cards ({scenario.cards.deck_size} in the deck), "
+            f"{scenario.players} players, {scenario.seating} seating, "
+            f"strategies {strategies}")
+
+
+@click.command("validate")
+@click.argument("paths", nargs=-1, required=True, metavar="SCENARIO...")
+@click.pass_context
+def validate(ctx, paths):
+    """Check SCENARIO files (and the files they extend, and their card files).
+
+    Every problem of a file is listed, one a line, as FILE:LINE: KEY: what was found; what
+    is allowed. Exit code 0 when every file is fine, 2 when any has a problem.
+
+    \b
+    simsym validate scenarios/*.yaml
+    """
+    from simsym.scenario import load_scenario
+
+    failed = 0
+    for path in paths:
+        try:
+            scenario = load_scenario(path)
+        except SimsymError as e:
+            failed += 1
+            errors = getattr(e, "errors", [e])
+            for err in errors:
+                click.echo(err.format() if hasattr(err, "format") else str(err))
+            n = len(errors)
+            click.echo(f"{path}: {n} problem{'s' if n != 1 else ''}")
+            continue
+        click.echo(f"{path}: ok ({describe(scenario)})")
+    if len(paths) > 1:
+        click.echo(f"{len(paths) - failed} of {len(paths)} scenarios ok", err=True)
+    if failed:
+        ctx.exit(2)
