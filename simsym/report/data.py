@@ -33,6 +33,7 @@ class ReportData:
     lengths: pd.DataFrame | None
     command: list[str]
     compensation_check: dict | None = None  # compensation.json of `simsym run --verify-compensation`
+    census: dict | None = None  # census.json: the Symposia of the first games, broken down
 
     @property
     def summary(self) -> dict:
@@ -85,19 +86,26 @@ def gather(run_dir: Path) -> ReportData:
     by_strategy = card_strength(run.cards, players, by_strategy=True) if several else None
     by_avg = card_averages(run.cards) if several else None
     totals = run.totals
+    census = _read_json(Path(run_dir) / "census.json")
+    findings = degenerate_findings(s, by_strategy if several else cards)
+    if census:
+        from simsym.analysis.census import census_findings
+
+        findings = census_findings(census) + findings
     return ReportData(
         run=run, seats=seat_table(s), strategies=strategy_table(s),
         equality=seat_equality_test(s), compensation=compensation(s),
         cards=cards, cards_average=avg, by_strategy=by_strategy, by_strategy_average=by_avg,
-        findings=degenerate_findings(s, by_strategy if several else cards),
+        findings=findings,
         scores=score_distribution(totals) if totals and "score_hist" in totals else None,
         lengths=length_distribution(totals) if totals and "length_hist" in totals else None,
         command=reproduce_command(run),
-        compensation_check=_compensation_check(Path(run_dir)))
+        compensation_check=_read_json(Path(run_dir) / "compensation.json"),
+        census=census)
 
 
-def _compensation_check(run_dir: Path) -> dict | None:
+def _read_json(path: Path) -> dict | None:
     import json
 
-    path = run_dir / "compensation.json"
     return json.loads(path.read_text()) if path.exists() else None
+

@@ -314,6 +314,8 @@ def render(d: ReportData, images: dict) -> str:
     parts += [distributions_section(d, images.get("scores"), images.get("lengths"),
                                     images["points"]),
               findings_section(d)]
+    if d.census:
+        parts.append(census_section(d.census))
     if d.compensation_check:
         parts.append(compensation_section(d.compensation_check))
     parts.append(run_section(d))
@@ -334,3 +336,26 @@ def compensation_section(chk: dict) -> str:
         f"{_pct(chk['gap_before'])} pp before, {_pct(chk['gap_after'])} pp after.",
         _table(["seat", "starts with", "win share % before", "win share % after",
                 "mean score before", "mean score after"], rows)])
+
+
+def census_section(c: dict) -> str:
+    from simsym.analysis.census import census_findings
+
+    rows = [[t, f"{v['plays']:,}", _pct(v["share"]),
+             "–" if v["mean_score"] is None else f"{v['mean_score']:.2f}",
+             "–" if v["mean_cards"] is None else f"{v['mean_cards']:.2f}"]
+            for t, v in c["by_type"].items()]
+    social = c["by_type"]["social"]["plays"]
+    text = [
+        "## Symposia census",
+        f"Every Symposion of the first {c['games']:,} games, replayed from their logs and "
+        f"broken down: {c['symposia']:,} Symposia.",
+        _table(["type", "Symposia", "share %", "mean score", "mean cards"], rows),
+        f"Social Symposia scoring a bonus: {c['social_with_bonus']:,} of {social:,}; with the "
+        f"full all-equal bonus: {c['social_full_bonus']:,}; **wine only** (Intellectual = "
+        f"Hedonistic = 0, bonus for nothing): {c['social_wine_only_bonus']:,} "
+        f"({_pct(c['wine_only_bonus_share_of_social'])}% of Social Symposia)."]
+    found = census_findings(c)
+    if found:
+        text.append("\n".join(f"- {f}" for f in found))
+    return "\n\n".join(text)

@@ -164,6 +164,13 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                      "python": platform.python_version()},
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
     })
+    if engine == "numba" or all(s.family != "python" for s in scenario.strategies):
+        from dataclasses import replace as _replace
+
+        from simsym.analysis.census import CENSUS_GAMES, census
+
+        write_json(out / "census.json", census(_replace(scenario, seed=seed),
+                                               min(games, CENSUS_GAMES)))
     # summary.json last: its presence means the run directory is complete.
     write_json(out / "summary.json", summary)
     shutil.rmtree(chunks, ignore_errors=True)
