@@ -42,7 +42,7 @@ RES_H = 5
 RES_BONUS = 6
 RES_NCARDS = 7
 RES_PER_CARD = 8  # then MAX_HAND entries of per-card choice codes
-MAX_HAND = 24
+MAX_HAND = 60  # positions a result mask holds; larger hands are searched on their first 60
 RES_SIZE = RES_PER_CARD + MAX_HAND
 
 # Per-card choice code: option index + 8 * (E points given to Intellectual)

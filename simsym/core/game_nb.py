@@ -11,10 +11,17 @@ import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    CF_DRAW_USABLE, CF_DRAWS, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE,
+    CF_DRAW_USABLE, CF_DRAWS, CF_HO, CF_IO, CF_MW, CF_NH, CF_NI, CF_NOPT, CF_OPT, CF_SO,
+    CF_WOMAN, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK,
+    RES_SCORE, RES_SIZE, RES_TYPE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
 )
 from simsym.core.rng_nb import below_nb, shuffle_nb, stream_state_nb, SEATING_SALT
-from simsym.core.search_nb import best_symposion_nb
+from simsym.core.search_nb import (
+    best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
+)
+from simsym.rules import (
+    R_BONUS_ALL, R_BONUS_EQ, R_BONUS_STACKS, R_IO_BARS_MW, R_WINE_HI, R_WINE_LO, R_WINE_SCORED,
+)
 from simsym.strategies import (
     F_GREEDY, F_PATIENT, F_RANDOM, F_SPECIALIST, P_DISCARD_MAX, P_FALLBACK, P_FAMILY,
     P_FAVOURS, P_KEEP_THRESHOLD, P_LATE_RUN, P_THRESHOLD, P_TRADE, P_TRADE_CANDIDATES,
@@ -104,8 +111,9 @@ def _draw(rng, st, pile, disc, dcount, gp, ev):
 
 
 @njit(cache=True)
-def _hand_add(hands, hn, p, k):
-    """Insert kind k into seat p's hand, kept sorted."""
+def _hand_add(hands, hn, memo, p, k):
+    """Insert kind k into seat p's hand, kept sorted (and bump the hand's version)."""
+    memo[p, M_VER] += 1
     q = hn[p]
     while q > 0 and hands[p, q - 1] > k:
         hands[p, q] = hands[p, q - 1]
@@ -115,8 +123,11 @@ def _hand_add(hands, hn, p, k):
 
 
 @njit(cache=True)
-def _hand_remove(hands, hn, p, k):
-    """Remove one card of kind k from seat p's hand (it must be there)."""
+def _hand_remove(hands, hn, memo, p, k):
+    """Remove one card of kind k from seat p's hand (it must be there); bump its version and
+    forget the lower bound on its best play."""
+    memo[p, M_VER] += 1
+    memo[p, M_LB] = 0
     n = hn[p]
     q = 0
     while hands[p, q] != k:
@@ -185,9 +196,233 @@ def _own_types(sp):
 
 
 @njit(cache=True)
-def _search(hand, n, kinds, rules, req, types, res):
-    best_symposion_nb(hand, n, kinds, rules, req, types, res)
+def _search(hand, n, kinds, rules, req, types, res, sws):
+    best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
     return res[RES_SCORE] if res[RES_TYPE] >= 0 else 0
+
+
+@njit(cache=True)
+def _hsearch(p, types, hands, hn, memo, kinds, rules, sws):
+    """best(hand of seat p, types) with nothing required, memoised per seat and type mask on
+    the hand's version (every hand mutation bumps it): returns the result row (read-only).
+
+    A search with the seat's own types starts from the seat's lower bound on the score (a
+    hint: the answer is the same, see best_symposion_hint_ws) and refreshes the bound."""
+    r = memo[p, M_RES + types * RES_SIZE:M_RES + (types + 1) * RES_SIZE]
+    if memo[p, M_CVER + types] != memo[p, M_VER]:
+        if types == memo[p, M_OWN]:
+            best_symposion_hint_ws(hands[p], hn[p], kinds, rules, 0, types, memo[p, M_LB] - 1,
+                                   r, sws)
+            memo[p, M_LB] = _score(r)
+        else:
+            best_symposion_ws(hands[p], hn[p], kinds, rules, 0, types, r, sws)
+        memo[p, M_CVER + types] = memo[p, M_VER]
+    return r
+
+
+# Per-seat memo rows (``memo``, int64 (P, M_SIZE)): the hand's version (bumped by every
+# mutation), the seat's own type mask, a lower bound on the score of its own best play (0 when
+# unknown; every card removal resets it), then per type mask the version its cached search
+# result is for, and the results.
+M_VER = 0
+M_OWN = 1
+M_LB = 2
+M_CVER = 3
+M_RES = M_CVER + 8
+M_SIZE = M_RES + 8 * RES_SIZE
+
+
+@njit(cache=True)
+def _memo_reset(memo, sparams, P):
+    for p in range(P):
+        memo[p, M_VER] = 0
+        memo[p, M_OWN] = _own_types(sparams[p])
+        memo[p, M_LB] = 0
+        for t in range(8):
+            memo[p, M_CVER + t] = -1
+
+
+# Trade-candidate bounds (``bt``, int64): a header, then per (kind, group) a row of BT_W:
+# usable in the group, best value of a usable wineless option (0 if none), number of usable
+# options, their largest counted wine, then (counted wine, value) of each. Groups as in the
+# search: Intellectual twice (without IO cards; with them but no WC/MW), Social, Hedonistic.
+# Then per group a scratch block: the base value, the knapsack's wine cap, the knapsack row
+# and, per counted wine of the card to add, the best knapsack value.
+BT_ON = 0  # 1 when the bound may be used
+BT_LO = 1  # 4 entries: per group
+BT_HI = 5
+BT_BONUS = 9
+BT_MAXCW = 13  # largest counted wine of a usable option of any kind, per group
+BT_TAB = 20
+BT_W = 4 + 2 * MAX_OPTIONS
+BT_WMAX = 64
+BT_SCR = 2 + 2 * (BT_WMAX + 1)
+BT_NEG = -(1 << 40)
+
+
+@njit(cache=True)
+def bound_table_size(K):
+    return BT_TAB + K * 4 * BT_W + 4 * BT_SCR
+
+
+@njit(cache=True)
+def _group_type_bit(g):
+    """The type-mask bit of a search group."""
+    return 1 if g < 2 else (2 if g == 2 else 4)
+
+
+@njit(cache=True)
+def _scratch(bt, g):
+    return bt.shape[0] - 4 * BT_SCR + g * BT_SCR
+
+
+@njit(cache=True)
+def bound_table_nb(kinds, rules, bt):
+    """Fill ``bt`` (bound_table_size(K) entries) for the card table and rules."""
+    K = kinds.shape[0]
+    bt[:] = 0
+    beq = rules[R_BONUS_EQ]
+    ball = rules[R_BONUS_ALL]
+    maxbonus = beq + ball if rules[R_BONUS_STACKS] != 0 else max(beq, ball)
+    on = 1
+    for g in range(4):
+        t = T_INTELLECTUAL if g < 2 else (T_SOCIAL if g == 2 else T_HEDONISTIC)
+        bt[BT_LO + g] = rules[R_WINE_LO + t]
+        bt[BT_HI + g] = rules[R_WINE_HI + t]
+        bt[BT_BONUS + g] = max(maxbonus, 0) if g == 2 else 0
+        if bt[BT_HI + g] < 0:
+            on = 0
+    io_bars_mw = rules[R_IO_BARS_MW] != 0
+    wine_scored = rules[R_WINE_SCORED] != 0
+    for k in range(K):
+        io = kinds[k, CF_IO] != 0
+        ho = kinds[k, CF_HO] != 0
+        so = kinds[k, CF_SO] != 0
+        a_i = not (kinds[k, CF_NI] or ho or so)
+        for g in range(4):
+            if g == 0:
+                ok = a_i and not io
+            elif g == 1:
+                ok = a_i and not (kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and io_bars_mw))
+            elif g == 2:
+                ok = not (io or ho)
+            else:
+                ok = not (kinds[k, CF_NH] or io or so)
+            row = BT_TAB + (k * 4 + g) * BT_W
+            no = 0
+            nw = 0
+            mcw = 0
+            if ok:
+                for o in range(kinds[k, CF_NOPT]):
+                    base = CF_OPT + o * OPT_SIZE
+                    pw = kinds[k, base + OPT_WINE]
+                    sw = kinds[k, base + OPT_WINE_SCORED]
+                    ci = kinds[k, base + OPT_I]
+                    ch = kinds[k, base + OPT_H]
+                    if g < 2 and ch != 0:
+                        continue
+                    if g == 3 and ci != 0:
+                        continue
+                    val = sw + ci + ch + kinds[k, base + OPT_E]
+                    cw = sw if wine_scored else pw
+                    if cw < 0:
+                        on = 0
+                    bt[row + 4 + 2 * no] = cw
+                    bt[row + 5 + 2 * no] = val
+                    no += 1
+                    mcw = max(mcw, cw)
+                    if cw == 0:
+                        nw = max(nw, val)
+            bt[row] = 1 if no > 0 else 0
+            bt[row + 1] = nw
+            bt[row + 2] = no
+            bt[row + 3] = mcw
+            bt[BT_MAXCW + g] = max(bt[BT_MAXCW + g], mcw)
+    bt[BT_ON] = on
+
+
+@njit(cache=True)
+def _bound_prep(bt, H, m, types):
+    """For the cards H[:m] and each group of ``types``: per counted wine cw of one more card,
+    an upper bound on what the other cards add to a play holding it. A relaxation of the
+    search: each card at most once at a usable option's value, the counted wine inside the
+    group's window (a knapsack over the options with wine, every card otherwise counted at
+    its best wineless value or left out), requirements, Vintage and the like ignored.
+    False when the knapsack would be too wide (then no bound is used)."""
+    for g in range(4):
+        if not (types & _group_type_bit(g)):
+            continue
+        lo = bt[BT_LO + g]
+        hi = bt[BT_HI + g]
+        # Wine beyond what the cards and any one more card can reach never matters.
+        cap = bt[BT_MAXCW + g]
+        for q in range(m):
+            cap += bt[BT_TAB + (H[q] * 4 + g) * BT_W + 3]
+        cap = min(cap, hi)
+        if cap > BT_WMAX:
+            return False
+        sc = _scratch(bt, g)
+        dp = sc + 2  # best extra value (over the wineless ones) with counted wine exactly c
+        bw = dp + BT_WMAX + 1
+        bt[sc + 1] = cap
+        bt[dp] = 0
+        for c in range(1, cap + 1):
+            bt[dp + c] = BT_NEG
+        base = 0
+        for q in range(m):
+            row = BT_TAB + (H[q] * 4 + g) * BT_W
+            if bt[row] == 0:
+                continue
+            nw = bt[row + 1]
+            base += nw
+            if bt[row + 3] == 0:
+                continue
+            no = bt[row + 2]
+            for c in range(cap, 0, -1):
+                b = bt[dp + c]
+                for j in range(no):
+                    cw = bt[row + 4 + 2 * j]
+                    if cw > 0 and cw <= c and bt[dp + c - cw] > BT_NEG:
+                        v = bt[dp + c - cw] + bt[row + 5 + 2 * j] - nw
+                        if v > b:
+                            b = v
+                bt[dp + c] = b
+        bt[sc] = base
+        for cw in range(cap + 1):
+            b = BT_NEG
+            for c in range(max(0, lo - cw), min(hi - cw, cap) + 1):
+                if bt[dp + c] > b:
+                    b = bt[dp + c]
+            bt[bw + cw] = b
+    return True
+
+
+@njit(cache=True)
+def _bound_may_beat(bt, w, types, floor):
+    """False when no play of the prepared cards plus w, holding w, can score above floor."""
+    for g in range(4):
+        if not (types & _group_type_bit(g)):
+            continue
+        row = BT_TAB + (w * 4 + g) * BT_W
+        if bt[row] == 0:
+            continue
+        sc = _scratch(bt, g)
+        cap = bt[sc + 1]
+        bw = sc + 2 + BT_WMAX + 1
+        top = floor - bt[sc] - bt[BT_BONUS + g]
+        for j in range(bt[row + 2]):
+            cw = bt[row + 4 + 2 * j]
+            if cw > cap:  # more than the window allows (cap >= any card's wine otherwise)
+                continue
+            b = bt[bw + cw]
+            if b > BT_NEG and b + bt[row + 5 + 2 * j] > top:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _score(r):
+    return r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
 
 
 @njit(cache=True)
@@ -217,15 +452,16 @@ def _draw_to(p, source, rng, st, pile, disc, dcount, gp, ev, cs):
 
 
 @njit(cache=True)
-def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order, copies,
-             dcount, ev, st, cs, res, tmp, tmp2, tmp3, order):
+def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_order,
+             copies, dcount, ev, st, cs, res, tmp, tmp2, tmp3, order, sws, bt):
     """One trade attempt by seat i (docs 6.5); True when a swap was made."""
     spi = sparams[i]
     ti = _own_types(spi)
     n = hn[i]
     H = hands[i]
-    S = _search(H, n, kinds, rules, 0, ti, res)
-    mask = res[RES_MASK] if res[RES_TYPE] >= 0 else 0
+    r0 = _hsearch(i, ti, hands, hn, memo, kinds, rules, sws)
+    S = _score(r0)
+    mask = r0[RES_MASK] if r0[RES_TYPE] >= 0 else 0
     nr = _rest(H, n, mask, tmp)
     if nr == 0:
         return False
@@ -233,11 +469,27 @@ def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order,
     x = tmp[order[0]]
     x2 = tmp[order[1]] if nr >= 2 else -1
     # Candidates, best first; the first with the highest score after the swap.
+    # A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
+    # can beat max(S, the best so far), and only a candidate that beats it matters (the
+    # attempt fails unless the best exceeds S; a later candidate must be strictly better).
+    # So each candidate is a search with w required and that floor: the same w* and S_w*;
+    # a candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
+    # passed over without a search, which also leaves w* and S_w* as they are.
+    m = 0
+    skipped = False
+    for q in range(n):
+        if not skipped and H[q] == x:
+            skipped = True
+            continue
+        tmp2[m] = H[q]
+        m += 1
+    wbit = np.int64(1) << m
+    use_bound = bt[BT_ON] != 0 and _bound_prep(bt, tmp2, m, ti)
     K = cand_order.shape[1]
     tc = spi[P_TRADE_CANDIDATES]
     found = 0
     wstar = -1
-    swstar = -1
+    swstar = S
     for r in range(K):
         if found >= tc:
             break
@@ -245,22 +497,14 @@ def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order,
         if _count(hands, hn, i, w) > 0 or dcount[w] >= copies[w]:
             continue
         found += 1
-        # H - x + w, sorted.
-        m = 0
-        skipped = False
-        for q in range(n):
-            if not skipped and H[q] == x:
-                skipped = True
-                continue
-            tmp2[m] = H[q]
-            m += 1
-        tmp2[m] = w
-        m += 1
-        sw = _search(tmp2, m, kinds, rules, 0, ti, res)
+        if use_bound and not _bound_may_beat(bt, w, ti, swstar):
+            continue
+        tmp2[m] = w  # H - x + w (w last: the search sorts its own copy)
+        sw = best_score_above_ws(tmp2, m + 1, kinds, rules, wbit, ti, swstar, res, sws)
         if sw > swstar:
             swstar = sw
             wstar = w
-    if wstar < 0 or swstar <= S:
+    if wstar < 0:
         return False
     for step in range(1, P):
         h = (i + step) % P
@@ -268,11 +512,15 @@ def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order,
             continue
         if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
             continue
-        if _accepts(h, wstar, x, -1, hands, hn, kinds, rules, sparams, keep, res, tmp3):
-            _hand_remove(hands, hn, i, x)
-            _hand_add(hands, hn, i, wstar)
-            _hand_remove(hands, hn, h, wstar)
-            _hand_add(hands, hn, h, x)
+        t2 = _accepts(h, wstar, x, -1, hands, hn, memo, kinds, rules, sparams, keep, res, tmp3,
+                      sws)
+        if t2 >= 0:
+            _hand_remove(hands, hn, memo, i, x)
+            _hand_add(hands, hn, memo, i, wstar)
+            _hand_remove(hands, hn, memo, h, wstar)
+            _hand_add(hands, hn, memo, h, x)
+            memo[i, M_LB] = swstar  # best_i of the new hand, exactly
+            memo[h, M_LB] = t2  # best_h of the new hand, exactly
             _log(ev, st, EV_TRADE, i, h, x, wstar)
             _card_gain(cs, i, wstar, C_TRADED)
             _card_gain(cs, h, x, C_TRADED)
@@ -291,8 +539,9 @@ def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order,
             tmp2[m] = H[q]
             m += 1
         tmp2[m] = wstar
-        m += 1
-        if _search(tmp2, m, kinds, rules, 0, ti, res) <= S:
+        # best(H - x - x2 + w*) > S: plays without w* are plays of H (at most S).
+        s2 = best_score_above_ws(tmp2, m + 1, kinds, rules, np.int64(1) << m, ti, S, res, sws)
+        if s2 < 0:
             return False
         for step in range(1, P):
             h = (i + step) % P
@@ -300,13 +549,17 @@ def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order,
                 continue
             if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
                 continue
-            if _accepts(h, wstar, x, x2, hands, hn, kinds, rules, sparams, keep, res, tmp3):
-                _hand_remove(hands, hn, i, x)
-                _hand_remove(hands, hn, i, x2)
-                _hand_add(hands, hn, i, wstar)
-                _hand_remove(hands, hn, h, wstar)
-                _hand_add(hands, hn, h, x)
-                _hand_add(hands, hn, h, x2)
+            t2 = _accepts(h, wstar, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res,
+                          tmp3, sws)
+            if t2 >= 0:
+                _hand_remove(hands, hn, memo, i, x)
+                _hand_remove(hands, hn, memo, i, x2)
+                _hand_add(hands, hn, memo, i, wstar)
+                _hand_remove(hands, hn, memo, h, wstar)
+                _hand_add(hands, hn, memo, h, x)
+                _hand_add(hands, hn, memo, h, x2)
+                memo[i, M_LB] = s2
+                memo[h, M_LB] = t2
                 _log(ev, st, EV_TRADE, i, h, x, wstar)
                 _log(ev, st, EV_TRADE, i, h, x2, -1)
                 _card_gain(cs, i, wstar, C_TRADED)
@@ -317,12 +570,14 @@ def _attempt(i, excl, P, hands, hn, kinds, rules, gp, sparams, keep, cand_order,
 
 
 @njit(cache=True)
-def _accepts(h, w, x, x2, hands, hn, kinds, rules, sparams, keep, res, tmp):
+def _accepts(h, w, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res, tmp,
+             sws):
+    """Whether seat h accepts: T' (>= 0, its best after the swap) when it does, else -1."""
     sph = sparams[h]
     th = _own_types(sph)
     n = hn[h]
     H = hands[h]
-    T = _search(H, n, kinds, rules, 0, th, res)
+    T = _score(_hsearch(h, th, hands, hn, memo, kinds, rules, sws))
     m = 0
     skipped = False
     for q in range(n):
@@ -338,11 +593,17 @@ def _accepts(h, w, x, x2, hands, hn, kinds, rules, sparams, keep, res, tmp):
         tmp[m] = x2
         m += 1
         gift += keep[h, x2]
-    _sort(tmp, m)
-    T2 = _search(tmp, m, kinds, rules, 0, th, res)
+    # Every outcome needs T' >= T: with T > 0 a search for plays above T - 1 gives T' exactly
+    # when T' >= T (and -1, a refusal, when T' < T).
+    if T > 0:
+        T2 = best_score_above_ws(tmp, m, kinds, rules, 0, th, T - 1, res, sws)
+        if T2 < 0:
+            return -1
+    else:
+        T2 = _search(tmp, m, kinds, rules, 0, th, res, sws)
     if sph[P_FAMILY] == F_RANDOM:
-        return T2 >= T
-    return T2 > T or (T2 == T and gift >= keep[h, w])
+        return T2 if T2 >= T else -1
+    return T2 if T2 > T or (T2 == T and gift >= keep[h, w]) else -1
 
 
 @njit(cache=True)
@@ -351,6 +612,27 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
     """Play game ``g``; fill ``cs`` (P, K, C_SIZE), ``row`` and (if maxev > 0) the events.
 
     ``ws`` is an int64 work array of at least 12 * D + 64 entries."""
+    sws, memo, bt = _game_scratch(kinds, rules, gp, copies)
+    return _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
+                      cand_table, ev, maxev, cs, row, ws, sws, memo, bt)
+
+
+@njit(cache=True)
+def _game_scratch(kinds, rules, gp, copies):
+    """The search workspace, the per-seat memo and the trade bound table (reusable)."""
+    D = 0
+    for k in range(copies.shape[0]):
+        D += copies[k]
+    sws = np.zeros(workspace_size(D + 8), np.int64)
+    memo = np.zeros((gp[G_PLAYERS], M_SIZE), np.int64)
+    bt = np.zeros(bound_table_size(kinds.shape[0]), np.int64)
+    bound_table_nb(kinds, rules, bt)
+    return sws, memo, bt
+
+
+@njit(cache=True)
+def _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
+               cand_table, ev, maxev, cs, row, ws, sws, memo, bt):
     P = gp[G_PLAYERS]
     K = kinds.shape[0]
     D = 0
@@ -397,6 +679,9 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
     symposia = np.zeros(P, np.int64)
     by_type = np.zeros((P, 3), np.int64)
     res = np.zeros(RES_SIZE, np.int64)
+    # The per-seat memo of hand searches (docs: every decision is a function of the hand's
+    # multiset; the memo is keyed on a version every mutation bumps).
+    _memo_reset(memo, sparams, P)
     cs[:, :, :] = 0
 
     n = 0
@@ -412,7 +697,7 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
         for i in range(P):
             c = _draw_to(i, 0, rng, st, pile, disc, dcount, gp, ev, cs)
             if c >= 0:
-                _hand_add(hands, hn, i, c)
+                _hand_add(hands, hn, memo, i, c)
 
     turn = 0
     stalled = 0
@@ -425,8 +710,10 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
         if st[ST_RUNS] == gp[G_DECK_RUNS]:
             any_legal = False
             for i in range(P):
-                _search(hands[i], hn[i], kinds, rules, 0, ALL_TYPES, res)
-                if res[RES_TYPE] >= 0:
+                # A known positive bound on the seat's own best play (of its own types, a
+                # subset of all) means a legal play.
+                if memo[i, M_LB] > 0 or _hsearch(i, ALL_TYPES, hands, hn, memo, kinds, rules,
+                                                 sws)[RES_TYPE] >= 0:
                     any_legal = True
                     break
             if not any_legal:
@@ -441,7 +728,7 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
             c = _draw_to(a, 1, rng, st, pile, disc, dcount, gp, ev, cs)
             if c < 0:
                 break
-            _hand_add(hands, hn, a, c)
+            _hand_add(hands, hn, memo, a, c)
         # Symposiarch: discards, then redraws.
         nd = 0
         limit = min(sp[P_DISCARD_MAX], gp[G_DISCARD_LIMIT])
@@ -451,12 +738,13 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                 if hn[a] == 0:
                     break
                 c = hands[a, below_nb(rng, hn[a])]
-                _hand_remove(hands, hn, a, c)
+                _hand_remove(hands, hn, memo, a, c)
                 inplay[nd] = c
                 nd += 1
         else:
-            _search(hands[a], hn[a], kinds, rules, 0, _own_types(sp), res)
-            mask = res[RES_MASK] if res[RES_TYPE] >= 0 else 0
+            r0 = _hsearch(a, _own_types(sp), hands, hn, memo, kinds, rules, sws)
+            mask = r0[RES_MASK] if r0[RES_TYPE] >= 0 else 0
+            sd = _score(r0)
             nr = _rest(hands[a], hn[a], mask, tmp)
             _discard_order(tmp, nr, keep[a], order)
             for j in range(min(limit, nr)):
@@ -466,7 +754,9 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                 inplay[nd] = c
                 nd += 1
             for j in range(nd):
-                _hand_remove(hands, hn, a, inplay[j])
+                _hand_remove(hands, hn, memo, a, inplay[j])
+            # The discards are all outside the best play, which the hand still holds.
+            memo[a, M_LB] = sd
         _sort(inplay, nd)
         for j in range(nd):
             _log(ev, st, EV_DISCARD, a, inplay[j], 1, 0)
@@ -475,14 +765,15 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
         for _ in range(nd):
             c = _draw_to(a, 2, rng, st, pile, disc, dcount, gp, ev, cs)
             if c >= 0:
-                _hand_add(hands, hn, a, c)
+                _hand_add(hands, hn, memo, a, c)
         # Trading (docs 6.5).
         if gp[G_TRADING]:
             made = 0
             if sp[P_TRADE] and fam != F_RANDOM:
                 while made < gp[G_MAX_TRADES]:
-                    if not _attempt(a, -1, P, hands, hn, kinds, rules, gp, sparams, keep, cand,
-                                    copies, dcount, ev, st, cs, res, tmp, tmp2, tmp3, order):
+                    if not _attempt(a, -1, P, hands, hn, memo, kinds, rules, gp,
+                                    sparams, keep, cand, copies, dcount, ev, st, cs, res, tmp,
+                                    tmp2, tmp3, order, sws, bt):
                         break
                     made += 1
             if gp[G_BETWEEN]:
@@ -491,47 +782,55 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                         break
                     j = (a + step) % P
                     if sparams[j, P_TRADE] and sparams[j, P_TRADE_INACTIVE]:
-                        if _attempt(j, a, P, hands, hn, kinds, rules, gp, sparams, keep, cand,
-                                    copies, dcount, ev, st, cs, res, tmp, tmp2, tmp3, order):
+                        if _attempt(j, a, P, hands, hn, memo, kinds, rules, gp,
+                                    sparams, keep, cand, copies, dcount, ev, st, cs, res, tmp,
+                                    tmp2, tmp3, order, sws, bt):
                             made += 1
             trades += made
         # Symposion (docs 6.3).
         ptype = -1
         pmask = np.int64(0)
+        pscore = 0
         if gp[G_SYMPOSIA] > 0:
             H = hands[a]
             nh = hn[a]
             if fam == F_GREEDY:
-                _search(H, nh, kinds, rules, 0, ALL_TYPES, res)
-                ptype = res[RES_TYPE]
-                pmask = res[RES_MASK]
+                r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                ptype = r0[RES_TYPE]
+                pmask = r0[RES_MASK]
+                pscore = r0[RES_SCORE]
             elif fam == F_PATIENT:
-                sc = _search(H, nh, kinds, rules, 0, ALL_TYPES, res)
-                if res[RES_TYPE] >= 0 and (sc >= sp[P_THRESHOLD] or st[ST_RUNS] >= min(
+                r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                if r0[RES_TYPE] >= 0 and (r0[RES_SCORE] >= sp[P_THRESHOLD] or st[ST_RUNS] >= min(
                         sp[P_LATE_RUN], gp[G_DECK_RUNS])):
-                    ptype = res[RES_TYPE]
-                    pmask = res[RES_MASK]
+                    ptype = r0[RES_TYPE]
+                    pmask = r0[RES_MASK]
+                    pscore = r0[RES_SCORE]
             elif fam == F_SPECIALIST:
-                _search(H, nh, kinds, rules, 0, 1 << sp[P_FAVOURS], res)
-                if res[RES_TYPE] < 0 and (sp[P_FALLBACK] or st[ST_RUNS] == gp[G_DECK_RUNS]):
-                    _search(H, nh, kinds, rules, 0, ALL_TYPES, res)
-                ptype = res[RES_TYPE]
-                pmask = res[RES_MASK]
+                r0 = _hsearch(a, 1 << sp[P_FAVOURS], hands, hn, memo, kinds, rules,
+                              sws)
+                if r0[RES_TYPE] < 0 and (sp[P_FALLBACK] or st[ST_RUNS] == gp[G_DECK_RUNS]):
+                    r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                ptype = r0[RES_TYPE]
+                pmask = r0[RES_MASK]
+                pscore = r0[RES_SCORE]
             else:
-                _search(H, nh, kinds, rules, 0, ALL_TYPES, res)
-                if res[RES_TYPE] >= 0:
+                r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                if r0[RES_TYPE] >= 0:
                     t0 = below_nb(rng, 3)
                     for dt in range(3):
                         t = (t0 + dt) % 3
-                        _search(H, nh, kinds, rules, 0, 1 << t, res)
-                        if res[RES_TYPE] >= 0:
+                        r1 = _hsearch(a, 1 << t, hands, hn, memo, kinds, rules, sws)
+                        if r1[RES_TYPE] >= 0:
                             pos = below_nb(rng, nh)
-                            ptype = res[RES_TYPE]
-                            pmask = res[RES_MASK]
-                            _search(H, nh, kinds, rules, np.int64(1) << pos, 1 << t, res)
+                            ptype = r1[RES_TYPE]
+                            pmask = r1[RES_MASK]
+                            pscore = r1[RES_SCORE]
+                            _search(H, nh, kinds, rules, np.int64(1) << pos, 1 << t, res, sws)
                             if res[RES_TYPE] >= 0:
                                 ptype = res[RES_TYPE]
                                 pmask = res[RES_MASK]
+                                pscore = res[RES_SCORE]
                             break
         if ptype >= 0:
             nin = 0
@@ -540,7 +839,7 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                     inplay[nin] = hands[a, q]
                     nin += 1
             for j in range(nin):
-                _hand_remove(hands, hn, a, inplay[j])
+                _hand_remove(hands, hn, memo, a, inplay[j])
             _log(ev, st, EV_PLAY, a, ptype, 0, 0)
             for j in range(nin):
                 _log(ev, st, EV_PLAYCARD, a, inplay[j], 0, 0)
@@ -551,6 +850,10 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                     nq += 1
             qi = 0
             tmask = 1 << ptype
+            # best(in_play, type fixed, all required): the play is the best of its own cards
+            # in its type (the search is exact), so it starts as the play's score; a join
+            # makes it the score of the play with the card.
+            now = pscore
             while qi < nq:
                 qk = queue[qi]
                 qi += 1
@@ -559,12 +862,15 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                     continue
                 joined = False
                 if gp[G_MAY_JOIN] and kinds[qk, CF_DRAW_USABLE]:
-                    req = (np.int64(1) << nin) - 1
-                    now = _search(inplay, nin, kinds, rules, req, tmask, res)
+                    # `with` holds c and beats `now` exactly when some play of in_play + c
+                    # holding all of it scores above `now` (the only play without c is
+                    # in_play itself, scoring `now`).
                     inplay[nin] = c
-                    _search(inplay, nin + 1, kinds, rules, req, tmask, res)
-                    if res[RES_TYPE] >= 0 and (res[RES_MASK] >> nin) & 1 \
-                            and res[RES_SCORE] > now:
+                    wsc = best_score_above_ws(inplay, nin + 1, kinds, rules,
+                                              (np.int64(1) << (nin + 1)) - 1, tmask, now, res,
+                                              sws)
+                    if wsc >= 0:
+                        now = wsc
                         joined = True
                         nin += 1
                         _log(ev, st, EV_JOIN, a, c, 0, 0)
@@ -573,8 +879,8 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                                 queue[nq] = c
                                 nq += 1
                 if not joined:
-                    _hand_add(hands, hn, a, c)
-            final = _search(inplay, nin, kinds, rules, (np.int64(1) << nin) - 1, tmask, res)
+                    _hand_add(hands, hn, memo, a, c)
+            final = now
             score[a] += final
             symposia[a] += 1
             by_type[a, ptype] += final
@@ -590,12 +896,12 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
             if fam == F_RANDOM:
                 for _ in range(need):
                     c = hands[a, below_nb(rng, hn[a])]
-                    _hand_remove(hands, hn, a, c)
+                    _hand_remove(hands, hn, memo, a, c)
                     inplay[nd] = c
                     nd += 1
             else:
-                _search(hands[a], hn[a], kinds, rules, 0, _own_types(sp), res)
-                mask = res[RES_MASK] if res[RES_TYPE] >= 0 else 0
+                r0 = _hsearch(a, _own_types(sp), hands, hn, memo, kinds, rules, sws)
+                mask = r0[RES_MASK] if r0[RES_TYPE] >= 0 else 0
                 nr = _rest(hands[a], hn[a], mask, tmp)
                 _discard_order(tmp, nr, keep[a], order)
                 for j in range(min(need, nr)):
@@ -612,7 +918,7 @@ def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, ke
                         inplay[nd] = tmp2[order[j]]
                         nd += 1
                 for j in range(nd):
-                    _hand_remove(hands, hn, a, inplay[j])
+                    _hand_remove(hands, hn, memo, a, inplay[j])
             _sort(inplay, nd)
             for j in range(nd):
                 _log(ev, st, EV_DISCARD, a, inplay[j], 2, 0)
@@ -711,13 +1017,14 @@ def run_chunk_nb(g0, g1, seed, kinds, rules, gp, copies, base_strat, strat_param
     for k in range(K):
         D += copies[k]
     ws = np.zeros(12 * D + 64, np.int64)
+    sws, memo, bt = _game_scratch(kinds, rules, gp, copies)
     ev = np.zeros((1, 5), np.int64)
     cs = np.zeros((P, K, C_SIZE), np.int64)
     units = np.zeros(P, np.int64)
     scores = np.zeros(P, np.int64)
     for g in range(g0, g1):
         row = rows[g - g0]
-        play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-                     cand_table, ev, 0, cs, row, ws)
+        _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
+                   cand_table, ev, 0, cs, row, ws, sws, memo, bt)
         accumulate_nb(cs, row, P, agg, scores, units)
         progress[0] += 1

@@ -266,6 +266,40 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
 def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
+    _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, -1, True)
+
+
+@njit(cache=True)
+def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
+    """:func:`best_symposion_ws` (the same complete result) given a hint: a score ``floor``
+    some legal play is believed to beat. The search then prunes everything scoring at most
+    ``floor`` from the start; the best play and its canonical tie-break are unaffected (every
+    play of the top score is still visited, in the same order). A wrong hint costs time
+    only: when nothing beats it, the full search is run."""
+    if floor >= 0:
+        if _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor,
+                      True) >= 0:
+            return
+    _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, -1, True)
+
+
+@njit(cache=True)
+def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
+    """The highest score of a legal play scoring strictly more than ``floor`` (>= 0), or -1
+    when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
+    answer is not -1 it equals the score :func:`best_symposion_ws` would find. Only
+    ``res[RES_SCORE]`` and ``res[RES_TYPE]`` are written."""
+    return _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, False)
+
+
+@njit(cache=True)
+def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, full):
+    """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
+    above it. ``full``: write the complete result into res (else only score and type).
+    Returns the best score found, or -1."""
+    # A hand beyond MAX_HAND cards (reachable only with extreme rule options) is searched on
+    # its first MAX_HAND positions: result masks are int64 bitmasks over positions.
+    n = min(n, MAX_HAND)
     # Workspace layout.
     o_hs = 0  # the hand sorted by kind
     o_perm = o_hs + n  # hand position of each sorted card
@@ -444,6 +478,11 @@ def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
 
     best_score = -1
     best_n = 0
+    if floor >= 0:
+        # Only plays scoring above ``floor`` count: start as if one scoring floor + 1 with
+        # more cards than any play had been found, so every bound at most ``floor`` prunes.
+        best_score = floor + 1
+        best_n = 1 << 30
     best_mask = np.int64(0)
     best_g = 4
     best_leaf = -1
@@ -822,8 +861,16 @@ def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     if best_g < 4:
         best_type = T_INTELLECTUAL if best_g < 2 else (T_SOCIAL if best_g == 2 else T_HEDONISTIC)
         best_mode = 1 if best_g == 1 else 0
+    if not full:
+        res[RES_TYPE] = best_type
+        if best_type < 0:
+            res[RES_SCORE] = 0
+            return -1
+        res[RES_SCORE] = best_score
+        return best_score
     _write_result(ws, o_hs, o_perm, o_bopt, o_st, n, kinds, rules, best_score, best_n,
                   best_mask, best_type, best_mode, res)
+    return best_score if best_type >= 0 else -1
 
 
 @njit(cache=True)
