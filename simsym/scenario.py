@@ -16,7 +16,6 @@ from pathlib import Path
 
 from simsym.cards.loader import apply_overrides, load_card_file
 from simsym.cards.model import CardSet
-from simsym.core.enums import MAX_HAND
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.rules import RuleOptions, rules_from_mapping
 from simsym.strategies import FAMILIES, StrategyConfig, make_strategy
@@ -194,14 +193,6 @@ def load_scenario(path: str | Path) -> Scenario:
         line_of=lambda k: line_of(rules_map if isinstance(rules_map, dict) else {}, k,
                                   line_of(data, "rules")))
     bad_rule = {e.key for e in problems.items}
-    if "rules.hand_size" not in bad_rule and rules.hand_size > MAX_HAND:
-        rmap = data.get("rules")
-        problems.add(InputError(f"{rules.hand_size} cards is more than the game engine's "
-                                f"best-Symposion search holds; allowed 1 to {MAX_HAND}",
-                                file_of(rmap, "hand_size", where("rules")),
-                                line_of(rmap, "hand_size", line_of(data, "rules")),
-                                "rules.hand_size"))
-        bad_rule.add("rules.hand_size")
     players = _int(data, "players", *PLAYERS, 4, file, problems)
     games = _int(data, "games", 1, MAX_GAMES, 100_000, file, problems)
     seed = _int(data, "seed", 0, MAX_SEED, 0, file, problems)

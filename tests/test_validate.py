@@ -160,7 +160,7 @@ ALL_1000 = "".join(f"    {n}: {{copies: 1000}}\n" for n in CARD_NAMES)
     ("rules: {wine_hedonistic: [5, 3]}\n", "rules.wine_hedonistic", ["[5, 3]"]),
     ("rules: {wine_social: [0, 100000000000000000000]}\n", "rules.wine_social", ["<= 1000"]),
     ("rules: {hand_size: 0}\n", "rules.hand_size", ["out of range", "1 to 30"]),
-    ("rules: {hand_size: 25}\n", "rules.hand_size", ["allowed 1 to 24"]),
+    ("rules: {hand_size: 31}\n", "rules.hand_size", ["out of range", "allowed 1 to 30"]),
     ("rules: {seat_compensation: [1, 2]}\n", "rules.seat_compensation", ["2 values for 4"]),
     ("cards:\n  overrides:\n    plato: \"4I; IO, Requires 5000+ WC\"\n", "cards.overrides.plato",
      ["Requires N+ WC", "0 to 1000"]),
