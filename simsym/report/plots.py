@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -15,6 +13,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+
+from simsym.run.output import atomic_write  # noqa: E402
 
 CATEGORY_COLOURS = {"wine": "#8e2a57", "intellectual": "#2a6f97", "hedonistic": "#e07a1f",
                     "either": "#5b8c3a", "woman": "#8c6bb1"}
@@ -28,17 +28,9 @@ def save(fig: Figure, path: Path) -> Path:
     metadata={"Software": None} drops the matplotlib version, so equal figures are equal bytes.
     """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=DPI, metadata={"Software": None})
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+        atomic_write(path, lambda fh: fig.savefig(fh, format="png", dpi=DPI,
+                                                  metadata={"Software": None}), binary=True)
     finally:
         plt.close(fig)
     return path

@@ -11,12 +11,15 @@ from pathlib import Path
 from simsym.errors import SimsymError
 
 
-def atomic_write_text(path: Path, text: str):
+def atomic_write(path: Path, write, binary: bool = False):
+    """Call ``write(file)`` on a temporary file beside ``path``, then rename it into place:
+    readers see the old file or the new one, never half of one."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else
+                                                       {"encoding": "utf-8"})) as fh:
+            write(fh)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -24,6 +27,10 @@ def atomic_write_text(path: Path, text: str):
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write_text(path: Path, text: str):
+    atomic_write(path, lambda fh: fh.write(text))
 
 
 def write_json(path: Path, data):
