@@ -11,10 +11,9 @@ import numpy as np
 
 from simsym.cards.encode import encode_cards
 from simsym.core import game_nb as G
-from simsym.core.enums import TYPE_NAMES
 from simsym.rules import encode_rules
-from simsym.scenario import Scenario
 from simsym.errors import SimsymError
+from simsym.scenario import Scenario
 from simsym.strategies import BUILT_IN, StrategyConfig, encode_strategy
 
 SEATING_CODES = {"mirror": 0, "rotate": 1, "random": 2}
@@ -142,5 +141,3 @@ def play_logged(setup: Setup, g: int, max_events: int = 200_000):
         raise RuntimeError(f"game {g} logged more than {max_events} events")
     return ev[:n].copy(), row, cs
 
-
-TYPE_NAMES = TYPE_NAMES
