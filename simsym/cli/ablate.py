@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
 from simsym.scenario import REPO_ROOT, load_scenario
 
 
@@ -15,13 +16,12 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
 @click.option("--cards", "names", multiple=True,
               help="Only these cards (repeatable) [default: every card].")
-@click.option("--games", type=click.IntRange(2, 10**12), default=2000, show_default=True,
+@games_option(2, default=2000, show_default=True,
               help="Games per variant (paired seeds make few enough).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
-@click.option("--jobs", "-j", type=click.IntRange(1), default=None)
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="[default: reports/<scenario>-ablation/]")
-@click.option("--quiet", "-q", is_flag=True)
+@seed_option
+@jobs_option
+@out_option("reports/<scenario>-ablation/")
+@quiet_option
 def ablate(scenario_path, names, games, seed, jobs, out, quiet):
     """Replay the same seeds with each card removed; the change in mean score, length, seat
     gap and strategies' win shares, with paired intervals."""

@@ -13,3 +13,23 @@ scenario_option = click.option(
 
 def scenario_or_base(path):
     return load_scenario(path or BASE_SCENARIO)
+
+MAX_GAMES = 10**12
+
+seed_option = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+                           help="Seed [default: the scenario's].")
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=None,
+                           help="Processes [default: all cores].")
+quiet_option = click.option("--quiet", "-q", is_flag=True,
+                            help="No progress bar and no summary on the terminal.")
+
+
+def games_option(least: int = 1, default=None, help="Games [default: the scenario's].",
+                 **kw):
+    return click.option("--games", type=click.IntRange(least, MAX_GAMES), default=default,
+                        help=help, **kw)
+
+
+def out_option(where: str):
+    return click.option("--out", type=click.Path(file_okay=False), default=None,
+                        help=f"Output directory [default: {where}].")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
 from simsym.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
 from simsym.scenario import REPO_ROOT
 
@@ -17,18 +18,14 @@ EXIT_FAILED = 3
 @click.command("compare")
 @click.argument("a")
 @click.argument("b")
-@click.option("--games", type=click.IntRange(2, 10**12), default=None,
-              help="Games each [default: A's games].")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Seed for both [default: A's].")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=None,
-              help="Processes [default: all cores].")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Where compare.md goes [default: reports/compare-A-vs-B/].")
+@games_option(2, help="Games each [default: A's games].")
+@seed_option
+@jobs_option
+@out_option("reports/compare-A-vs-B/")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="METRIC>VALUE",
               help="Exit 3 when a threshold is crossed (repeatable). METRIC: "
                    + "; ".join(f"{k}: {v}" for k, v in FAIL_METRICS.items()) + ".")
-@click.option("--quiet", "-q", is_flag=True)
+@quiet_option
 def compare_cmd(a, b, games, seed, jobs, out, fail_on, quiet):
     """Run A and B (scenario files or run directories) on the same seeds and deals, and
     report per seat and per card A, B and the difference with a paired interval."""

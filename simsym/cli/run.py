@@ -8,26 +8,23 @@ from pathlib import Path
 
 import click
 
+from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
 from simsym.run.executor import ENGINES
 from simsym.scenario import REPO_ROOT, load_scenario
 
 
 @click.command("run")
 @click.argument("scenario_path", metavar="SCENARIO", type=click.Path(dir_okay=False))
-@click.option("--games", type=click.IntRange(1, 10**12), default=None,
-              help="Games to play [default: the scenario's games].")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Seed [default: the scenario's seed].")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=None,
-              help="Processes [default: all cores].")
+@games_option(help="Games to play [default: the scenario's games].")
+@seed_option
+@jobs_option
 @click.option("--engine", type=click.Choice(ENGINES), default="numba", show_default=True,
               help="The compiled engine, or the plain-Python reference (slow).")
 @click.option("--search", type=click.Choice(["reference", "numba"]), default="reference",
               show_default=True,
               help="With --engine python: the brute-force best-Symposion search, or the "
                    "compiled one (faster; for strategies written as Python classes).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Run directory [default: reports/<scenario name>/].")
+@out_option("reports/<scenario name>/")
 @click.option("--save-games", is_flag=True, help="Also write one row a game (Parquet).")
 @click.option("--chunk-size", type=click.IntRange(1), default=None,
               help="Games per chunk (results do not depend on it).")
@@ -44,7 +41,7 @@ from simsym.scenario import REPO_ROOT, load_scenario
                    "the seats after it in the report.")
 @click.option("--report/--no-report", default=True, show_default=True,
               help="Also write report.md with its plots (simsym report RUN_DIR).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar, no summary table.")
+@quiet_option
 def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
         executor, scheduler, resume, force, verify_compensation, report, quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""

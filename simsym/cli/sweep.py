@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
 from simsym.scenario import REPO_ROOT, load_scenario
 
 
@@ -18,13 +19,11 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @click.option("--players", multiple=True, type=click.IntRange(2, 6),
               help="Player counts (repeatable).")
 @click.option("--values", multiple=True, help="Values (repeatable), for --card or --rule.")
-@click.option("--games", type=click.IntRange(2, 10**12), default=None,
-              help="Games a value [default: the scenario's].")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None)
-@click.option("--jobs", "-j", type=click.IntRange(1), default=None)
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="[default: reports/<scenario>-sweep/]")
-@click.option("--quiet", "-q", is_flag=True)
+@games_option(2, help="Games a value [default: the scenario's].")
+@seed_option
+@jobs_option
+@out_option("reports/<scenario>-sweep/")
+@quiet_option
 def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, quiet):
     """Run the scenario once per value on the same seed and plot the metrics against it."""
     import yaml
