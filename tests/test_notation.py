@@ -77,6 +77,8 @@ def test_every_base_card_parses_to_what_its_text_says(cards):
     ("99I", "too large"),
     ("1E; WC, MW", "both WC and MW"),
     ("1W or 1W or 1W or 1W or 1W", "at most 4"),
+    ("20I and 20H and 20E and 20I and 20H and 1E", "add up to 101"),
+    (" and ".join(["20W"] * 6), "add up to 120"),
 ])
 def test_unknown_notation_names_the_card_and_the_text(text, fragment):
     with pytest.raises(NotationError) as e:
@@ -86,3 +88,8 @@ def test_unknown_notation_names_the_card_and_the_text(text, fragment):
     assert fragment in msg
     if text:
         assert repr(text) in msg
+
+
+def test_an_option_of_exactly_the_limit_is_accepted():
+    card = parse_notation("Feast", "20I and 20H and 20E and 20I and 20H")
+    assert card.options[0].intellectual == 40 and card.options[0].either == 20

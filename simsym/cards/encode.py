@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from simsym.cards.model import CardSet
+from simsym.cards.notation import MAX_OPTION_POINTS
 from simsym.core import enums as E
+from simsym.errors import InputError
 
 
 def encode_cards(cards: CardSet) -> np.ndarray:
@@ -27,10 +29,63 @@ def encode_cards(cards: CardSet) -> np.ndarray:
         row[E.CF_DRAWS] = c.draws
         row[E.CF_DRAW_USABLE] = c.draw_usable
         for j, o in enumerate(c.options):
+            points = (o.wine, o.wine_scored, o.intellectual, o.hedonistic, o.either)
+            if min(points) < 0 or max(o.wine, o.wine_scored + o.intellectual + o.hedonistic
+                                      + o.either) > MAX_OPTION_POINTS:
+                raise InputError(f"card {c.name!r}: option {j + 1} has negative points or more "
+                                 f"than {MAX_OPTION_POINTS} in all (the search's limit)")
             base = E.CF_OPT + j * E.OPT_SIZE
             row[base + E.OPT_WINE] = o.wine
             row[base + E.OPT_WINE_SCORED] = o.wine_scored
             row[base + E.OPT_I] = o.intellectual
             row[base + E.OPT_H] = o.hedonistic
             row[base + E.OPT_E] = o.either
+        _derive(row)
     return table
+
+
+def _derive(row: np.ndarray) -> None:
+    """Fill a kind's derived columns (see enums.CF_OKI ...) from its flags and options.
+    The search groups are Intellectual without IO cards (bit 0), Intellectual with IO cards
+    and no women (bit 1), Social (bit 2) and Hedonistic (bit 3)."""
+    io, ho, so = row[E.CF_IO] != 0, row[E.CF_HO] != 0, row[E.CF_SO] != 0
+    a_i = not (row[E.CF_NI] or ho or so)
+    a_i0 = a_i and not io
+    a_s = not (io or ho)
+    a_h = not (row[E.CF_NH] or io or so)
+    ok = {"i": 0, "h": 0}  # options usable in Intellectual, in Hedonistic
+    best = {"i": (-1, -1), "h": (-1, -1), "s": (-1, -1)}  # (value, option): first best
+    bw = {(c, v): 0 for c in "ihs" for v in (0, 1)}  # largest counted wine [printed, scored]
+    wm = 0
+    for o in range(row[E.CF_NOPT]):
+        base = E.CF_OPT + o * E.OPT_SIZE
+        pw, sw = row[base + E.OPT_WINE], row[base + E.OPT_WINE_SCORED]
+        ci, ch = row[base + E.OPT_I], row[base + E.OPT_H]
+        val = sw + ci + ch + row[base + E.OPT_E]
+        if pw or sw:
+            wm |= 1 << o
+        for c, usable in (("i", ch == 0), ("h", ci == 0), ("s", True)):
+            if not usable:
+                continue
+            if c in ok:
+                ok[c] |= 1 << o
+            if val > best[c][0]:
+                best[c] = (val, o)
+            for v, cw in ((0, pw), (1, sw)):
+                bw[c, v] = max(bw[c, v], cw)
+    oki, okh = ok["i"], ok["h"]
+    row[E.CF_OKI], row[E.CF_OKH], row[E.CF_WM] = oki, okh, wm
+    row[E.CF_BVI], row[E.CF_BI] = best["i"]
+    row[E.CF_BVH], row[E.CF_BH] = best["h"]
+    row[E.CF_BVS] = best["s"][0]
+    for v in (0, 1):
+        row[E.CF_BWI + v], row[E.CF_BWH + v] = bw["i", v], bw["h", v]
+        row[E.CF_BWS + v] = bw["s", v]
+    for u in (0, 1):  # io_bars_mw off, on
+        a_i1 = a_i and not (row[E.CF_WOMAN] or (row[E.CF_MW] and u))
+        row[E.CF_AL + u] = ((1 if a_i0 and oki else 0) | (2 if a_i1 and oki else 0)
+                            | (4 if a_s and row[E.CF_NOPT] else 0) | (8 if a_h and okh else 0))
+        row[E.CF_WMAT + u] = 0 if row[E.CF_REQ_WOMEN] <= 0 else (
+            (1 if a_i0 else 0) | (2 if a_i1 else 0) | (4 if a_s else 0) | (8 if a_h else 0))
+    row[E.CF_FREE] = int(row[E.CF_VINTAGE] == 0 and row[E.CF_REQ_WOMEN] == 0
+                         and row[E.CF_REQ_WINE] == 0)

@@ -23,6 +23,8 @@ from simsym.errors import InputError
 
 MAX_OPTIONS = 4  # alternatives joined by "or"; the kernels' card table has room for this many
 MAX_POINTS = 20  # per term; keeps every sum a kernel forms small and exact
+MAX_OPTION_POINTS = 100  # one option's points together ("1W and 1E and ..."); the search
+# packs sums over a hand into 16-bit lanes (see simsym.core.search_nb)
 
 
 class NotationError(InputError):
@@ -120,6 +122,13 @@ def _parse_points(name, text, file, line):
             if not a:
                 break
             pos = a.end()
+        total = values["wine_scored"] + values["intellectual"] + values["hedonistic"] \
+            + values["either"]
+        if max(total, values["wine"]) > MAX_OPTION_POINTS:
+            raise NotationError(
+                f"card {name!r}: one option's points add up to {max(total, values['wine'])} in "
+                f"{_short(text)} (at most {MAX_OPTION_POINTS} for one option)",
+                file=file, line=line, key=f"cards.{name}")
         options.append(Option(**values))
         o = _OR.match(text, pos)
         if not o:

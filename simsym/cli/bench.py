@@ -51,6 +51,8 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_j
         "best-Symposion search (9-card hands from the deck, one core)",
         f"  numba median per hand        {figs['numba_median_us']:10.2f} us",
         f"  numba hands/s                {figs['numba_hands_per_s']:10,.0f}",
+        f"  numba, distinct hands        {figs['numba_fresh_us']:10.2f} us a hand, mean"
+        "   (no repeats)",
         f"  reference hands/s            {figs['reference_hands_per_s']:10,.1f}"
         f"   (brute force, {figs['reference_hands']} hands)",
         f"  ratio on the same hands      {figs['ratio']:10,.0f}x",

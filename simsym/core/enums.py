@@ -30,7 +30,24 @@ OPT_H = 3
 OPT_E = 4
 OPT_SIZE = 5
 MAX_OPTIONS = 4
-CF_SIZE = CF_OPT + MAX_OPTIONS * OPT_SIZE
+# Derived columns (simsym.cards.encode fills them from the ones above, for every setting of
+# the two rule options they depend on), so the search reads one value where it would
+# otherwise recompute it from the options on every call.
+CF_OKI = CF_OPT + MAX_OPTIONS * OPT_SIZE  # bitmask of the options usable in Intellectual
+CF_OKH = CF_OKI + 1  # ... in Hedonistic
+CF_WM = CF_OKI + 2  # ... of the options with Wine (printed or scored)
+CF_BI = CF_OKI + 3  # best option usable in Intellectual (-1: none) and its value
+CF_BVI = CF_OKI + 4
+CF_BH = CF_OKI + 5  # ... in Hedonistic
+CF_BVH = CF_OKI + 6
+CF_BVS = CF_OKI + 7  # best value of any option (-1: none)
+CF_BWI = CF_OKI + 8  # 2 columns, [printed, scored]: largest counted Wine of an I option
+CF_BWH = CF_OKI + 10  # ... of an H option
+CF_BWS = CF_OKI + 12  # ... of any option
+CF_AL = CF_OKI + 14  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
+CF_WMAT = CF_OKI + 16  # ... groups in which it makes women matter (it requires women)
+CF_FREE = CF_OKI + 18  # 1 when not Vintage and with no requirement
+CF_SIZE = CF_OKI + 19
 
 # Result array of the search kernel.
 RES_SCORE = 0

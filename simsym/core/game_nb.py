@@ -195,6 +195,24 @@ def _own_types(sp):
     return ALL_TYPES
 
 
+# Typed (non-literal) constants for calls into the search: numba compiles a function once per
+# distinct argument type, and a literal argument (0, -1, 7) is a type of its own, so passing
+# literals would compile the large search kernel once per literal seen (minutes, cold).
+@njit(cache=True)
+def _no_req():
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _no_card():
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def _all_types():
+    return np.int64(ALL_TYPES)
+
+
 @njit(cache=True)
 def _search(hand, n, kinds, rules, req, types, res, sws):
     best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
@@ -211,11 +229,11 @@ def _hsearch(p, types, hands, hn, memo, kinds, rules, sws):
     r = memo[p, M_RES + types * RES_SIZE:M_RES + (types + 1) * RES_SIZE]
     if memo[p, M_CVER + types] != memo[p, M_VER]:
         if types == memo[p, M_OWN]:
-            best_symposion_hint_ws(hands[p], hn[p], kinds, rules, 0, types, memo[p, M_LB] - 1,
-                                   r, sws)
+            best_symposion_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
+                                   memo[p, M_LB] - 1, r, sws)
             memo[p, M_LB] = _score(r)
         else:
-            best_symposion_ws(hands[p], hn[p], kinds, rules, 0, types, r, sws)
+            best_symposion_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
         memo[p, M_CVER + types] = memo[p, M_VER]
     return r
 
@@ -488,7 +506,7 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
     K = cand_order.shape[1]
     tc = spi[P_TRADE_CANDIDATES]
     found = 0
-    wstar = -1
+    wstar = _no_card()
     swstar = S
     for r in range(K):
         if found >= tc:
@@ -512,8 +530,8 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
             continue
         if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
             continue
-        t2 = _accepts(h, wstar, x, -1, hands, hn, memo, kinds, rules, sparams, keep, res, tmp3,
-                      sws)
+        t2 = _accepts(h, wstar, x, _no_card(), hands, hn, memo, kinds, rules, sparams, keep, res,
+                      tmp3, sws)
         if t2 >= 0:
             _hand_remove(hands, hn, memo, i, x)
             _hand_add(hands, hn, memo, i, wstar)
@@ -596,11 +614,11 @@ def _accepts(h, w, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res, tmp
     # Every outcome needs T' >= T: with T > 0 a search for plays above T - 1 gives T' exactly
     # when T' >= T (and -1, a refusal, when T' < T).
     if T > 0:
-        T2 = best_score_above_ws(tmp, m, kinds, rules, 0, th, T - 1, res, sws)
+        T2 = best_score_above_ws(tmp, m, kinds, rules, _no_req(), th, T - 1, res, sws)
         if T2 < 0:
             return -1
     else:
-        T2 = _search(tmp, m, kinds, rules, 0, th, res, sws)
+        T2 = _search(tmp, m, kinds, rules, _no_req(), th, res, sws)
     if sph[P_FAMILY] == F_RANDOM:
         return T2 if T2 >= T else -1
     return T2 if T2 > T or (T2 == T and gift >= keep[h, w]) else -1
@@ -712,7 +730,7 @@ def _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep
             for i in range(P):
                 # A known positive bound on the seat's own best play (of its own types, a
                 # subset of all) means a legal play.
-                if memo[i, M_LB] > 0 or _hsearch(i, ALL_TYPES, hands, hn, memo, kinds, rules,
+                if memo[i, M_LB] > 0 or _hsearch(i, _all_types(), hands, hn, memo, kinds, rules,
                                                  sws)[RES_TYPE] >= 0:
                     any_legal = True
                     break
@@ -771,7 +789,7 @@ def _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep
             made = 0
             if sp[P_TRADE] and fam != F_RANDOM:
                 while made < gp[G_MAX_TRADES]:
-                    if not _attempt(a, -1, P, hands, hn, memo, kinds, rules, gp,
+                    if not _attempt(a, _no_card(), P, hands, hn, memo, kinds, rules, gp,
                                     sparams, keep, cand, copies, dcount, ev, st, cs, res, tmp,
                                     tmp2, tmp3, order, sws, bt):
                         break
@@ -795,12 +813,12 @@ def _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep
             H = hands[a]
             nh = hn[a]
             if fam == F_GREEDY:
-                r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
                 ptype = r0[RES_TYPE]
                 pmask = r0[RES_MASK]
                 pscore = r0[RES_SCORE]
             elif fam == F_PATIENT:
-                r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
                 if r0[RES_TYPE] >= 0 and (r0[RES_SCORE] >= sp[P_THRESHOLD] or st[ST_RUNS] >= min(
                         sp[P_LATE_RUN], gp[G_DECK_RUNS])):
                     ptype = r0[RES_TYPE]
@@ -810,12 +828,12 @@ def _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep
                 r0 = _hsearch(a, 1 << sp[P_FAVOURS], hands, hn, memo, kinds, rules,
                               sws)
                 if r0[RES_TYPE] < 0 and (sp[P_FALLBACK] or st[ST_RUNS] == gp[G_DECK_RUNS]):
-                    r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                    r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
                 ptype = r0[RES_TYPE]
                 pmask = r0[RES_MASK]
                 pscore = r0[RES_SCORE]
             else:
-                r0 = _hsearch(a, ALL_TYPES, hands, hn, memo, kinds, rules, sws)
+                r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
                 if r0[RES_TYPE] >= 0:
                     t0 = below_nb(rng, 3)
                     for dt in range(3):
@@ -1025,6 +1043,6 @@ def run_chunk_nb(g0, g1, seed, kinds, rules, gp, copies, base_strat, strat_param
     for g in range(g0, g1):
         row = rows[g - g0]
         _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-                   cand_table, ev, 0, cs, row, ws, sws, memo, bt)
+                   cand_table, ev, np.int64(0), cs, row, ws, sws, memo, bt)
         accumulate_nb(cs, row, P, agg, scores, units)
         progress[0] += 1

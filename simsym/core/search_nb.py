@@ -32,8 +32,9 @@ import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    CF_HO, CF_IO, CF_MW, CF_NH, CF_NI, CF_NOPT, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_SO,
-    CF_VINTAGE, CF_WOMAN, CF_CONTAINER, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E,
+    CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
+    CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM,
+    CF_WMAT, CF_WOMAN, CF_CONTAINER, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E,
     OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK,
     RES_NCARDS, RES_PER_CARD, RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC,
     T_INTELLECTUAL, T_SOCIAL,
@@ -44,7 +45,9 @@ from simsym.rules import (
 )
 
 # Columns of a per-card "state" row: one way a card takes part (or not) in a search.
-# Columns S_IN..S_VAL are summed along the walk; S_REQW and S_REQWINE are maxed.
+# S_P0..S_P2 pack the summed columns into 16-bit lanes, so a step of the walk adds three
+# words instead of ten (every sum stays below 2**15: MAX_HAND cards of bounded points, see
+# simsym.cards.encode); S_REQW and S_REQWINE are maxed.
 S_IN = 0  # 1 if the card is played
 S_CW = 1  # wine counted for requirements
 S_WB = 2  # wine the all-equal Social bonus compares with (scored or printed)
@@ -55,11 +58,22 @@ S_NCW = 6  # counted wine from a non-Container card
 S_VINT = 7
 S_WOMEN = 8
 S_VAL = 9  # points the card adds before any bonus
-S_NSUM = 10
 S_REQW = 10
 S_REQWINE = 11
 S_OPT = 12  # option index
-S_COLS = 13
+S_P0 = 13  # CW | NCW << 16 | VINT << 32 | VAL << 48: what every step of the walk checks
+S_P1 = 14  # IN | WB << 16 | WOMEN << 32: read at the leaves
+S_P2 = 15  # I | H << 16 | E << 32
+S_COLS = 16
+LANE = 16
+LMASK = 0xFFFF
+# Rows of the walk's accumulator (one per depth).
+A_P0 = 0
+A_P1 = 1
+A_P2 = 2
+A_REQW = 3
+A_REQWINE = 4
+A_COLS = 5
 MAXS = MAX_OPTIONS + 1
 
 # Social exclusion-set list (sorted by points lost, then bitmask): fields per entry.
@@ -69,33 +83,27 @@ X_K = 2  # how many cards are left out
 X_I = 3  # their I points
 X_D = 4  # (their I) - (their H) - (their E): shifts H - I + Etot
 X_E = 5  # their E points
-X_LO = 6  # subset-sum bitset of the E items of the fixed and the kept optional free cards
-X_HI = 7  # (valid when those items sum below 128)
-X_F = 8
+X_F = 6
 XCAP = 128
 
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
+G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
+G_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)  # per group: the kind's best value, largest wine
+G_BW = (CF_BWI, CF_BWI, CF_BWS, CF_BWH)
 
 
 @njit(cache=True)
 def workspace_size(n):
     """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards."""
-    return 24 * n + 5 * (n + 1) + n * MAXS * S_COLS + (n + 1) * S_COLS + XCAP * X_F + 64
+    return 27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS + XCAP * (X_F + 1) + 64
 
 
 @njit(cache=True)
-def _allowed(kinds, k, t, mode, io_bars_mw):
-    if t == T_INTELLECTUAL:
-        if kinds[k, CF_NI] or kinds[k, CF_HO] or kinds[k, CF_SO]:
-            return False
-        if mode == 0 and kinds[k, CF_IO]:
-            return False
-        if mode == 1 and (kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and io_bars_mw)):
-            return False
-        return True
-    if t == T_HEDONISTIC:
-        return not (kinds[k, CF_NH] or kinds[k, CF_IO] or kinds[k, CF_SO])
-    return not (kinds[k, CF_IO] or kinds[k, CF_HO])
+def _opt_value(kinds, k, o):
+    """Points option o of kind k adds before any bonus (scored Wine, I, H and E)."""
+    base = CF_OPT + o * OPT_SIZE
+    return (kinds[k, base + OPT_WINE_SCORED] + kinds[k, base + OPT_I] + kinds[k, base + OPT_H]
+            + kinds[k, base + OPT_E])
 
 
 @njit(cache=True)
@@ -226,28 +234,84 @@ def _x_lost(ws, o_pv, np_, xs):
 
 
 @njit(cache=True)
-def _x_fields(ws, o_pi, o_ph, o_pe, np_, xs, flo, fhi, fetot):
-    """(count, I, I - H - E, E) of the optional free cards in ``xs`` and the subset-sum
-    bitset of the fixed free cards' and the other optional cards' E items."""
+def _x_fields(ws, o_pi, o_ph, o_pe, np_, xs):
+    """(count, I, I - H - E, E) of the optional free cards in ``xs``."""
     di = 0
     dh = 0
     de = 0
     k = 0
-    lo = flo
-    hi = fhi
-    inc = fetot
     for r in range(np_):
-        e = ws[o_pe + r]
         if (xs >> r) & 1:
             di += ws[o_pi + r]
             dh += ws[o_ph + r]
-            de += e
+            de += ws[o_pe + r]
             k += 1
-        elif e:
-            inc += e
-            if inc < 128:
-                lo, hi = _fold(lo, hi, e)
-    return k, di, di - dh - de, de, lo, hi
+    return k, di, di - dh - de, de
+
+
+@njit(cache=True)
+def _x_insert(ws, o_x, o_xo, nx, xs, lost, k, di, dh, de):
+    """Append one exclusion set to the list at ws[o_x:] and insert its index into the order
+    at ws[o_xo:], kept sorted by points lost (the order among equal losses does not matter:
+    ties between the plays they make are broken explicitly)."""
+    j = nx
+    while j > 0 and ws[o_x + ws[o_xo + j - 1] * X_F + X_LOST] > lost:
+        ws[o_xo + j] = ws[o_xo + j - 1]
+        j -= 1
+    ws[o_xo + j] = nx
+    r = o_x + nx * X_F
+    ws[r + X_XS] = xs
+    ws[r + X_LOST] = lost
+    ws[r + X_K] = k
+    ws[r + X_I] = di
+    ws[r + X_D] = di - dh - de
+    ws[r + X_E] = de
+
+
+@njit(cache=True)
+def _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxlost):
+    """List every exclusion set of the optional free cards losing at most ``maxlost`` points,
+    ordered by points lost, by a depth-first walk that adds cards in index order and never
+    extends a set past ``maxlost``. Returns the count, or -1 beyond XCAP sets."""
+    z = np.int64(0)
+    _x_insert(ws, o_x, o_xo, z, z, z, z, z, z, z)
+    nx = np.int64(1)
+    sp = 0
+    xs = np.int64(0)
+    lost = 0
+    k = 0
+    di = 0
+    dh = 0
+    de = 0
+    r = 0
+    while True:
+        if r < np_:
+            if lost + ws[o_pv + r] <= maxlost:
+                if nx >= XCAP:
+                    return -1
+                ws[o_xst + sp] = r
+                sp += 1
+                xs |= np.int64(1) << r
+                lost += ws[o_pv + r]
+                k += 1
+                di += ws[o_pi + r]
+                dh += ws[o_ph + r]
+                de += ws[o_pe + r]
+                _x_insert(ws, o_x, o_xo, nx, xs, lost, k, di, dh, de)
+                nx += 1
+            r += 1
+            continue
+        if sp == 0:
+            return nx
+        sp -= 1
+        r = ws[o_xst + sp]
+        xs &= ~(np.int64(1) << r)
+        lost -= ws[o_pv + r]
+        k -= 1
+        di -= ws[o_pi + r]
+        dh -= ws[o_ph + r]
+        de -= ws[o_pe + r]
+        r += 1
 
 
 @njit(cache=True)
@@ -259,14 +323,16 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
     and mask 0 when nothing is legal; per-card choice codes in hand order.
     """
     ws = np.empty(workspace_size(n), np.int64)
-    best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws)
+    best_symposion_ws(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
+                      ws)
 
 
 @njit(cache=True)
 def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
-    _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, -1, True)
+    _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
+               np.int64(-1), np.bool_(True))
 
 
 @njit(cache=True)
@@ -276,11 +342,13 @@ def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floo
     ``floor`` from the start; the best play and its canonical tie-break are unaffected (every
     play of the top score is still visited, in the same order). A wrong hint costs time
     only: when nothing beats it, the full search is run."""
+    req = np.int64(required_mask)
+    types = np.int64(type_mask)
     if floor >= 0:
-        if _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor,
-                      True) >= 0:
+        if _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(floor),
+                      np.bool_(True)) >= 0:
             return
-    _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, -1, True)
+    _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), np.bool_(True))
 
 
 @njit(cache=True)
@@ -289,7 +357,8 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
     when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
     answer is not -1 it equals the score :func:`best_symposion_ws` would find. Only
     ``res[RES_SCORE]`` and ``res[RES_TYPE]`` are written."""
-    return _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, False)
+    return _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
+                      ws, np.int64(floor), np.bool_(False))
 
 
 @njit(cache=True)
@@ -314,22 +383,18 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     o_pe = o_ph + n
     o_li = o_pe + n  # E items of the enumerated cards at a Social leaf
     o_ei = o_li + n  # scratch for the slow subset-sum path
-    o_al = o_ei + n  # per card: groups it may join (with a usable option)
-    o_oki = o_al + n  # ... options usable in I, in H; options with wine
-    o_okh = o_oki + n
-    o_wm = o_okh + n
-    o_bi = o_wm + n  # ... best option and value in I, in H
-    o_bvi = o_bi + n
-    o_bh = o_bvi + n
-    o_bvh = o_bh + n
-    o_fr = o_bvh + n  # ... 1 if no Vintage and no requirement
-    o_ch = o_fr + n + 8
+    o_ch = o_ei + n + 8
     o_rv = o_ch + n + 1  # suffix sums of the enumerated cards' best value
     o_rc = o_rv + n + 1  # ... of their largest counted wine
     o_rn = o_rc + n + 1  # ... of their largest non-Container wine
     o_st = o_rn + n + 1
     o_acc = o_st + n * MAXS * S_COLS
-    o_x = o_acc + (n + 1) * S_COLS
+    o_x = o_acc + (n + 1) * A_COLS
+    o_xo = o_x + XCAP * X_F  # ... their order (by points lost)
+    o_xst = o_xo + XCAP  # the exclusion-set walk's stack
+    o_bch = o_xst + n  # the best play's walk choices, until its group ends
+    o_ub = o_bch + n  # per group: score bound, largest counted wine
+    o_wx = o_ub + NGROUPS
 
     # Sort a copy of the hand by kind (insertion sort; hands are small), remembering positions.
     for p in range(n):
@@ -360,10 +425,27 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
 
     # One pass over the cards: what each group may use, and each group's upper bound (every
     # usable card at its best value, plus the largest Social bonus) and largest wine.
+    # (The per-kind facts come from the card table's derived columns, enums.CF_OKI ...)
+    iobm = 1 if io_bars_mw else 0
+    wsv = 1 if wine_scored else 0
     has_io = False
+    reqal = 15  # groups every required card may join
+    for gg in range(NGROUPS):  # per group: bound on the score, largest counted wine
+        ws[o_ub + gg] = maxbonus if gg == 2 else 0
+        ws[o_wx + gg] = 0
+    wmat = 0  # groups in which women matter
     for q in range(n):
-        if kinds[ws[o_hs + q], CF_IO]:
+        k = ws[o_hs + q]
+        if kinds[k, CF_IO]:
             has_io = True
+        al = kinds[k, CF_AL + iobm]
+        wmat |= kinds[k, CF_WMAT + iobm]
+        for gg in range(NGROUPS):
+            if (al >> gg) & 1:
+                ws[o_ub + gg] += kinds[k, G_BV[gg]]
+                ws[o_wx + gg] += kinds[k, G_BW[gg] + wsv]
+        if (req >> q) & 1:
+            reqal &= al
     gon = np.int64(0)  # groups still possible
     if type_mask & 1:
         gon |= 1
@@ -373,108 +455,10 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         gon |= 4
     if (type_mask >> T_HEDONISTIC) & 1:
         gon |= 8
-    ub0 = 0
-    ub1 = 0
-    ub2 = maxbonus
-    ub3 = 0
-    wx0 = 0
-    wx1 = 0
-    wx2 = 0
-    wx3 = 0
-    wmat = 0  # groups in which women matter
-    for q in range(n):
-        k = ws[o_hs + q]
-        required = (req >> q) & 1
-        io = kinds[k, CF_IO] != 0
-        ho = kinds[k, CF_HO] != 0
-        so = kinds[k, CF_SO] != 0
-        a_i = not (kinds[k, CF_NI] or ho or so)
-        a_i0 = a_i and not io
-        a_i1 = a_i and not (kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and io_bars_mw))
-        a_s = not (io or ho)
-        a_h = not (kinds[k, CF_NH] or io or so)
-        if kinds[k, CF_REQ_WOMEN] > 0:
-            if a_i0:
-                wmat |= 1
-            if a_i1:
-                wmat |= 2
-            if a_s:
-                wmat |= 4
-            if a_h:
-                wmat |= 8
-        oki = 0
-        okh = 0
-        wm = 0
-        bvi = -1
-        bvh = -1
-        bvs = -1
-        bi = -1
-        bh = -1
-        bwi = 0
-        bwh = 0
-        bws = 0
-        nopt = kinds[k, CF_NOPT]
-        for o in range(nopt):
-            base = CF_OPT + o * OPT_SIZE
-            pw = kinds[k, base + OPT_WINE]
-            sw = kinds[k, base + OPT_WINE_SCORED]
-            ci = kinds[k, base + OPT_I]
-            ch = kinds[k, base + OPT_H]
-            val = sw + ci + ch + kinds[k, base + OPT_E]
-            cw = sw if wine_scored else pw
-            if pw != 0 or sw != 0:
-                wm |= 1 << o
-            if ch == 0:
-                oki |= 1 << o
-                if val > bvi:
-                    bvi = val
-                    bi = o
-                bwi = max(bwi, cw)
-            if ci == 0:
-                okh |= 1 << o
-                if val > bvh:
-                    bvh = val
-                    bh = o
-                bwh = max(bwh, cw)
-            bvs = max(bvs, val)
-            bws = max(bws, cw)
-        al = 0
-        if a_i0 and oki:
-            al |= 1
-            ub0 += bvi
-            wx0 += bwi
-        if a_i1 and oki:
-            al |= 2
-            ub1 += bvi
-            wx1 += bwi
-        if a_s and nopt:
-            al |= 4
-            ub2 += bvs
-            wx2 += bws
-        if a_h and okh:
-            al |= 8
-            ub3 += bvh
-            wx3 += bwh
-        if required:
-            gon &= al
-        ws[o_al + q] = al
-        ws[o_oki + q] = oki
-        ws[o_okh + q] = okh
-        ws[o_wm + q] = wm
-        ws[o_bi + q] = bi
-        ws[o_bvi + q] = bvi
-        ws[o_bh + q] = bh
-        ws[o_bvh + q] = bvh
-        ws[o_fr + q] = 1 if (kinds[k, CF_VINTAGE] == 0 and kinds[k, CF_REQ_WOMEN] == 0
-                             and kinds[k, CF_REQ_WINE] == 0) else 0
-    if wx0 < rules[R_WINE_LO + T_INTELLECTUAL]:
-        gon &= ~1
-    if wx1 < rules[R_WINE_LO + T_INTELLECTUAL]:
-        gon &= ~2
-    if wx2 < rules[R_WINE_LO + T_SOCIAL]:
-        gon &= ~4
-    if wx3 < rules[R_WINE_LO + T_HEDONISTIC]:
-        gon &= ~8
+    gon &= reqal
+    for gg in range(NGROUPS):
+        if ws[o_wx + gg] < rules[R_WINE_LO + G_TYPE[gg]]:
+            gon &= ~(np.int64(1) << gg)
 
     best_score = -1
     best_n = 0
@@ -491,12 +475,16 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
 
     # Search the groups in order of decreasing bound (stable); skip any whose bound is below
     # the best score found so far.
+    rec_m = -1  # the best play's choices are at o_bch, for a walk over rec_m cards
     while gon:
+        if rec_m >= 0:  # the next group reuses the walk's rows: record the options now
+            _record(ws, o_bopt, o_copt, o_st, o_bch, o_epos, rec_m, n, best_mask)
+            rec_m = -1
         g = -1
         ub = -1
         for gg in range(NGROUPS):
             if (gon >> gg) & 1:
-                u = ub0 if gg == 0 else (ub1 if gg == 1 else (ub2 if gg == 2 else ub3))
+                u = ws[o_ub + gg]
                 if u > ub:
                     ub = u
                     g = gg
@@ -513,8 +501,13 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         np_ = 0  # Social: optional free cards
         free_mask = np.int64(0)
         pmask = np.int64(0)
-        for c in range(S_COLS):
-            ws[o_acc + c] = 0
+        # The fixed free cards' sums (accumulator row 0).
+        f_in = 0
+        f_i = 0
+        f_h = 0
+        f_e = 0
+        f_val = 0
+        f_women = 0
         # Fixed free cards' E points (Social): subset-sum bitset and total.
         flo = np.uint64(1)
         fhi = np.uint64(0)
@@ -525,9 +518,9 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         pesum = 0
         has_reqs = False
         for q in range(n):
-            if not (ws[o_al + q] >> g) & 1:
-                continue
             k = ws[o_hs + q]
+            if not (kinds[k, CF_AL + iobm] >> g) & 1:
+                continue
             bit = np.int64(1) << q
             required = (req & bit) != 0
             woman = 0
@@ -535,26 +528,26 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                 woman = 1
             elif kinds[k, CF_MW] and g != 1:
                 woman = 1
-            okm = ws[o_oki + q] if t == T_INTELLECTUAL else (
-                ws[o_okh + q] if t == T_HEDONISTIC else (1 << kinds[k, CF_NOPT]) - 1)
-            free = ws[o_fr + q] != 0 and (okm & ws[o_wm + q]) == 0 \
+            okm = kinds[k, CF_OKI] if t == T_INTELLECTUAL else (
+                kinds[k, CF_OKH] if t == T_HEDONISTIC else (1 << kinds[k, CF_NOPT]) - 1)
+            free = kinds[k, CF_FREE] != 0 and (okm & kinds[k, CF_WM]) == 0 \
                 and not (woman and women_matter)
             if free and not social:
                 # Include exactly when it scores (or is required); best option first.
                 if t == T_INTELLECTUAL:
-                    bo = ws[o_bi + q]
-                    bv = ws[o_bvi + q]
+                    bo = kinds[k, CF_BI]
+                    bv = kinds[k, CF_BVI]
                 else:
-                    bo = ws[o_bh + q]
-                    bv = ws[o_bvh + q]
+                    bo = kinds[k, CF_BH]
+                    bv = kinds[k, CF_BVH]
                 if bv > 0 or required:
-                    ws[o_acc + S_IN] += 1
+                    f_in += 1
                     if t == T_INTELLECTUAL:
-                        ws[o_acc + S_I] += bv
+                        f_i += bv
                     else:
-                        ws[o_acc + S_H] += bv
-                    ws[o_acc + S_VAL] += bv
-                    ws[o_acc + S_WOMEN] += woman
+                        f_h += bv
+                    f_val += bv
+                    f_women += woman
                     ws[o_copt + q] = bo
                     free_mask |= bit
                 continue
@@ -565,12 +558,12 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                 val = ci + ch + ce
                 ws[o_copt + q] = 0
                 if required or val > maxbonus:
-                    ws[o_acc + S_IN] += 1
-                    ws[o_acc + S_I] += ci
-                    ws[o_acc + S_H] += ch
-                    ws[o_acc + S_E] += ce
-                    ws[o_acc + S_VAL] += val
-                    ws[o_acc + S_WOMEN] += woman
+                    f_in += 1
+                    f_i += ci
+                    f_h += ch
+                    f_e += ce
+                    f_val += val
+                    f_women += woman
                     free_mask |= bit
                     if ce:
                         fetot += ce
@@ -590,17 +583,28 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                     np_ += 1
                 continue
             # An enumerated card: its states (left out unless required, then each option).
-            sbase = o_st + m * MAXS * S_COLS
-            ns = 0
-            if not required:
-                for c in range(S_COLS):
-                    ws[sbase + c] = 0
-                ns = 1
+            # Leaving it out cannot make the best play when adding it to any legal play keeps
+            # the play legal and adds points: outside Social (whose bonus may want a card
+            # out), with the group's wine ceiling out of reach, for a card with no Vintage and
+            # no requirement of its own whose every usable option is worth something.
             reqw = kinds[k, CF_REQ_WOMEN]
             reqwine = kinds[k, CF_REQ_WINE]
             if reqw > 0 or reqwine > 0:
                 has_reqs = True
             vint = kinds[k, CF_VINTAGE]
+            may_out = not required
+            if may_out and not social and ws[o_wx + g] <= hi_w and vint == 0 and reqw == 0 \
+                    and reqwine == 0:
+                may_out = False
+                for o in range(kinds[k, CF_NOPT]):
+                    if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
+                        may_out = True
+            sbase = o_st + m * MAXS * S_COLS
+            ns = 0
+            if may_out:
+                for c in range(S_COLS):
+                    ws[sbase + c] = 0
+                ns = 1
             cont = kinds[k, CF_CONTAINER]
             bv = 0
             bc = 0
@@ -640,6 +644,9 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                 ws[r + S_REQWINE] = reqwine
                 val = sw + ci + ch + ce
                 ws[r + S_VAL] = val
+                ws[r + S_P0] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
+                ws[r + S_P1] = 1 | (ws[r + S_WB] << LANE) | (woman << 2 * LANE)
+                ws[r + S_P2] = ws[r + S_I] | (ws[r + S_H] << LANE) | (ws[r + S_E] << 2 * LANE)
                 bv = max(bv, val)
                 bc = max(bc, cw)
                 bn = max(bn, ncw)
@@ -659,10 +666,15 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
             ws[o_rc + j] += ws[o_rc + j + 1]
             ws[o_rn + j] += ws[o_rn + j + 1]
         extra = psum + maxbonus if social else 0
-        if ws[o_acc + S_VAL] + ws[o_rv] + extra < best_score:
+        if f_val + ws[o_rv] + extra < best_score:
             continue
-        if ws[o_acc + S_CW] + ws[o_rc] < lo_w or ws[o_acc + S_NCW] + ws[o_rn] < need_ncw:
+        if ws[o_rc] < lo_w or ws[o_rn] < need_ncw:
             continue
+        ws[o_acc + A_P0] = f_val << 3 * LANE
+        ws[o_acc + A_P1] = f_in | (f_women << 2 * LANE)
+        ws[o_acc + A_P2] = f_i | (f_h << LANE) | (f_e << 2 * LANE)
+        ws[o_acc + A_REQW] = 0
+        ws[o_acc + A_REQWINE] = 0
         nx = 0
         x_state = 0  # Social exclusion-set list: 0 not built, 1 built, 2 too long (on the fly)
         # Depth-first walk over the enumerated cards' states, pruning on wine, Vintage and
@@ -672,17 +684,20 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         while d >= 0:
             if d == m:
                 # A leaf: check the requirements, then (Social) try the exclusion sets.
-                a = o_acc + m * S_COLS
+                a = o_acc + m * A_COLS
                 d -= 1
-                cw = ws[a + S_CW]
-                if cw < lo_w or cw > hi_w or ws[a + S_NCW] < need_ncw \
-                        or ws[a + S_VINT] > max_vint:
+                p0 = ws[a + A_P0]
+                p1 = ws[a + A_P1]
+                cw = p0 & LMASK
+                if cw < lo_w or cw > hi_w or (p0 >> LANE) & LMASK < need_ncw \
+                        or (p0 >> 2 * LANE) & LMASK > max_vint:
                     continue
-                if has_reqs and (ws[a + S_WOMEN] < ws[a + S_REQW] or cw < ws[a + S_REQWINE]):
+                if has_reqs and ((p1 >> 2 * LANE) & LMASK < ws[a + A_REQW]
+                                 or cw < ws[a + A_REQWINE]):
                     continue
                 if not social:
-                    score = ws[a + S_VAL]
-                    cnt = ws[a + S_IN]
+                    score = p0 >> 3 * LANE
+                    cnt = p1 & LMASK
                     if score < best_score or cnt == 0:
                         continue
                     if score == best_score and cnt > best_n:
@@ -697,51 +712,30 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         best_n = cnt
                         best_mask = mask
                         best_g = g
-                        _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask)
+                        for j in range(m):
+                            ws[o_bch + j] = ws[o_ch + j]
+                        rec_m = m
                     continue
                 # Social leaf.
-                vall = ws[a + S_VAL] + psum
-                if vall + maxbonus < best_score:
+                p2 = ws[a + A_P2]
+                vall = (p0 >> 3 * LANE) + psum
+                iall = (p2 & LMASK) + pisum
+                hall = ((p2 >> LANE) & LMASK) + phsum
+                eall = ((p2 >> 2 * LANE) & LMASK) + pesum  # row 0 holds the fixed free E too
+                wb = (p1 >> LANE) & LMASK
+                # The all-equal bonus needs I = H = wb, so exactly this many points left out
+                # (free cards carry no wine); any other exclusion can earn beq at most.
+                l5 = iall + hall + eall - 2 * wb
+                if l5 < 0 or l5 > maxbonus or vall - l5 + ball_total < best_score:
+                    l5 = -1
+                if vall + beq < best_score and l5 < 0:
                     continue
                 leaf_id += 1
                 if x_state == 0:
-                    # The exclusion sets worth at most B, in increasing bitmask order (a set
-                    # worth more than B skips all its supersets that follow it), then sorted
-                    # by points lost.
-                    x_state = 1
-                    xs = 0
-                    lim = np.int64(1) << np_
-                    while xs < lim:
-                        lost = _x_lost(ws, o_pv, np_, xs)
-                        if lost > maxbonus:
-                            xs += xs & -xs
-                            continue
-                        if nx >= XCAP:
-                            x_state = 2
-                            break
-                        kx, di, dd, de, xlo, xhi = _x_fields(ws, o_pi, o_ph, o_pe, np_, xs,
-                                                             flo, fhi, fetot)
-                        j = nx
-                        while j > 0 and ws[o_x + (j - 1) * X_F + X_LOST] > lost:
-                            for c in range(X_F):
-                                ws[o_x + j * X_F + c] = ws[o_x + (j - 1) * X_F + c]
-                            j -= 1
-                        r = o_x + j * X_F
-                        ws[r + X_XS] = xs
-                        ws[r + X_LOST] = lost
-                        ws[r + X_K] = kx
-                        ws[r + X_I] = di
-                        ws[r + X_D] = dd
-                        ws[r + X_E] = de
-                        ws[r + X_LO] = np.int64(xlo)
-                        ws[r + X_HI] = np.int64(xhi)
-                        nx += 1
-                        xs += 1
-                iall = ws[a + S_I] + pisum
-                eall = ws[a + S_E] + pesum  # S_E holds the fixed free cards' E too
-                dleaf = ws[a + S_H] + phsum - iall + eall
-                wb = ws[a + S_WB]
-                call = ws[a + S_IN] + np_
+                    nx = _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxbonus)
+                    x_state = 1 if nx >= 0 else 2
+                dleaf = hall - iall + eall
+                call = (p1 & LMASK) + np_
                 nli = -1  # this leaf's enumerated E items, gathered when first needed
                 emask = np.int64(-1)
                 xi = 0
@@ -751,18 +745,19 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                     if x_state == 1:
                         if xi >= nx:
                             break
-                        r = o_x + xi * X_F
+                        r = o_x + ws[o_xo + xi] * X_F
                         xi += 1
                         lost = ws[r + X_LOST]
-                        if vall - lost + maxbonus < best_score:
-                            break
+                        if vall - lost + beq < best_score:
+                            if l5 < lost:
+                                break
+                            if lost != l5:
+                                continue
                         xcur = ws[r + X_XS]
                         kx = ws[r + X_K]
                         di = ws[r + X_I]
                         dd = ws[r + X_D]
                         de = ws[r + X_E]
-                        xlo = np.uint64(ws[r + X_LO])
-                        xhi = np.uint64(ws[r + X_HI])
                     else:
                         if xs >= lim:
                             break
@@ -772,10 +767,9 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                             continue
                         xcur = xs
                         xs += 1
-                        if vall - lost + maxbonus < best_score:
+                        if vall - lost + beq < best_score and lost != l5:
                             continue
-                        kx, di, dd, de, xlo, xhi = _x_fields(ws, o_pi, o_ph, o_pe, np_, xcur,
-                                                             flo, fhi, fetot)
+                        kx, di, dd, de = _x_fields(ws, o_pi, o_ph, o_pe, np_, xcur)
                     base_score = vall - lost
                     cnt = call - kx
                     if cnt == 0:
@@ -793,6 +787,14 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         if either_split:
                             reach = True
                         elif etot < 128:
+                            # Every E item of the play, folded into a subset-sum bitset:
+                            # the fixed free cards', the kept optional ones', the leaf's.
+                            xlo = flo
+                            xhi = fhi
+                            for j in range(np_):
+                                e = ws[o_pe + j]
+                                if e and not (xcur >> j) & 1:
+                                    xlo, xhi = _fold(xlo, xhi, e)
                             if nli < 0:
                                 nli = 0
                                 for j in range(m):
@@ -832,7 +834,9 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         best_g = g
                         best_leaf = leaf_id
                         best_xs = xcur
-                        _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask)
+                        for j in range(m):
+                            ws[o_bch + j] = ws[o_ch + j]
+                        rec_m = m
                 continue
             ch_ = ws[o_ch + d] + 1
             ws[o_ch + d] = ch_
@@ -840,22 +844,26 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                 d -= 1
                 continue
             row = o_st + (d * MAXS + ch_) * S_COLS
-            a0 = o_acc + d * S_COLS
-            a1 = a0 + S_COLS
-            for c in range(S_NSUM):
-                ws[a1 + c] = ws[a0 + c] + ws[row + c]
+            a0 = o_acc + d * A_COLS
+            a1 = a0 + A_COLS
+            p0 = ws[a0 + A_P0] + ws[row + S_P0]
+            ws[a1 + A_P0] = p0
+            ws[a1 + A_P1] = ws[a0 + A_P1] + ws[row + S_P1]
+            ws[a1 + A_P2] = ws[a0 + A_P2] + ws[row + S_P2]
             if has_reqs:
-                ws[a1 + S_REQW] = max(ws[a0 + S_REQW], ws[row + S_REQW])
-                ws[a1 + S_REQWINE] = max(ws[a0 + S_REQWINE], ws[row + S_REQWINE])
-            cw = ws[a1 + S_CW]
-            if cw > hi_w or ws[a1 + S_VINT] > max_vint:
+                ws[a1 + A_REQW] = max(ws[a0 + A_REQW], ws[row + S_REQW])
+                ws[a1 + A_REQWINE] = max(ws[a0 + A_REQWINE], ws[row + S_REQWINE])
+            cw = p0 & LMASK
+            if cw > hi_w or (p0 >> 2 * LANE) & LMASK > max_vint:
                 continue
-            if cw + ws[o_rc + d + 1] < lo_w or ws[a1 + S_NCW] + ws[o_rn + d + 1] < need_ncw:
+            if cw + ws[o_rc + d + 1] < lo_w or ((p0 >> LANE) & LMASK) + ws[o_rn + d + 1] < need_ncw:
                 continue
-            if ws[a1 + S_VAL] + ws[o_rv + d + 1] + extra < best_score:
+            if (p0 >> 3 * LANE) + ws[o_rv + d + 1] + extra < best_score:
                 continue
             d += 1
             ws[o_ch + d] = -1
+    if rec_m >= 0:
+        _record(ws, o_bopt, o_copt, o_st, o_bch, o_epos, rec_m, n, best_mask)
     best_type = -1
     best_mode = 0
     if best_g < 4:
@@ -898,6 +906,7 @@ def _has_sum_slow_leaf(ws, o_st, o_ch, m, o_pe, np_, xs, o_ei, o_hs, o_copt, kin
 
 @njit(cache=True)
 def _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask):
+    """The options of the play ``mask`` whose walk choices are at ws[o_ch:]."""
     for q in range(n):
         if (mask >> q) & 1:
             ws[o_bopt + q] = ws[o_copt + q]

@@ -1,0 +1,40 @@
+"""The search kernel is compiled for one argument signature only.
+
+numba compiles a function once per distinct tuple of argument types, and a literal argument
+(``0``, ``-1``, ``True``) is a type of its own. Passing literals into the search used to compile
+its large kernel seven times over (about two of the four minutes of a cold compile). This test
+drives every entry point into the search and reads the on-disk cache index, which lists each
+signature compiled for the current source.
+"""
+
+import numpy as np
+
+from simsym import bench
+from simsym.core import enums as E
+from simsym.core import search_nb
+from simsym.engine import play_logged, run_chunk, setup_for
+from simsym.search import Searcher
+
+
+def _signatures(dispatcher):
+    index = dispatcher._cache._cache_file._load_index()
+    return {key[0] for key in index}
+
+
+def test_every_entry_point_shares_one_compiled_search(base):
+    setup = setup_for(base)
+    run_chunk(setup, 0, 2)  # the engine: trades, Symposia, Andron draws
+    play_logged(setup, 0)  # the logged engine
+    searcher = Searcher(base.cards, base.rules)
+    searcher.best([0, 1, 2, 40, 41])
+    searcher.best([0, 1, 2, 40, 41], types=("social",), required=(0,))
+    hands = bench.deck_hands(base, 2, 9, seed=1)
+    ws = np.empty(search_nb.workspace_size(9), np.int64)
+    res = np.zeros(E.RES_SIZE, np.int64)
+    bench._repeat_search_nb(hands, 9, setup.kinds, setup.rules, 1, res, ws)
+
+    sigs = _signatures(search_nb._best_core)
+    assert len(sigs) == 1, f"the search kernel was compiled for {len(sigs)} signatures: {sigs}"
+    for wrapper in (search_nb.best_symposion_ws, search_nb.best_symposion_hint_ws,
+                    search_nb.best_score_above_ws):
+        assert len(_signatures(wrapper)) <= 1, wrapper.__name__
