@@ -16,8 +16,9 @@ from simsym.cli.common import scenario_option, scenario_or_base
 @click.option("--ref-hands", default=30, show_default=True,
               help="Of those, how many the (slow) brute-force reference also searches.")
 @click.option("--reps", default=50, show_default=True, help="Repeats of each hand when timing.")
-@click.option("--games", default=2000, show_default=True,
-              help="Games per process for the engine figures.")
+@click.option("--games", default=4000, show_default=True,
+              help="Games per process for the engine figures (rates come from runs of this "
+                   "many and three times as many, so start-up cancels out).")
 @click.option("--ref-games", default=2, show_default=True,
               help="Games the pure-Python reference engine plays (about 15 s each).")
 @click.option("--million", is_flag=True,

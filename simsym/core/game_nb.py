@@ -12,8 +12,8 @@ from numba import njit
 
 from simsym.core.enums import (
     CF_DRAW_USABLE, CF_DRAWS, CF_HO, CF_IO, CF_MW, CF_NH, CF_NI, CF_NOPT, CF_OPT, CF_SO,
-    CF_WOMAN, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK,
-    RES_SCORE, RES_SIZE, RES_TYPE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
+    CF_WOMAN, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED,
+    RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
 )
 from simsym.core.rng_nb import below_nb, shuffle_nb, stream_state_nb, SEATING_SALT
 from simsym.core.search_nb import (
@@ -455,6 +455,21 @@ def _rest(hand, n, mask, out):
 
 
 @njit(cache=True)
+def _without(H, n, k, out):
+    """Copy H[:n] into out without its first card of kind k (out may be H itself, the copy
+    only moves cards down); returns how many cards were copied."""
+    m = 0
+    skipped = False
+    for q in range(n):
+        if not skipped and H[q] == k:
+            skipped = True
+            continue
+        out[m] = H[q]
+        m += 1
+    return m
+
+
+@njit(cache=True)
 def _card_gain(cs, p, k, col):
     cs[p, k, col] += 1
     cs[p, k, C_HELD] = 1
@@ -493,14 +508,7 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
     # So each candidate is a search with w required and that floor: the same w* and S_w*;
     # a candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
     # passed over without a search, which also leaves w* and S_w* as they are.
-    m = 0
-    skipped = False
-    for q in range(n):
-        if not skipped and H[q] == x:
-            skipped = True
-            continue
-        tmp2[m] = H[q]
-        m += 1
+    m = _without(H, n, x, tmp2)
     wbit = np.int64(1) << m
     use_bound = bt[BT_ON] != 0 and _bound_prep(bt, tmp2, m, ti)
     K = cand_order.shape[1]
@@ -544,18 +552,8 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
             _card_gain(cs, h, x, C_TRADED)
             return True
     if gp[G_UNEVEN] and x2 >= 0:
-        m = 0
-        sx = False
-        sx2 = False
-        for q in range(n):
-            if not sx and H[q] == x:
-                sx = True
-                continue
-            if not sx2 and H[q] == x2:
-                sx2 = True
-                continue
-            tmp2[m] = H[q]
-            m += 1
+        m = _without(H, n, x, tmp2)
+        m = _without(tmp2, m, x2, tmp2)
         tmp2[m] = wstar
         # best(H - x - x2 + w*) > S: plays without w* are plays of H (at most S).
         s2 = best_score_above_ws(tmp2, m + 1, kinds, rules, np.int64(1) << m, ti, S, res, sws)
@@ -596,14 +594,7 @@ def _accepts(h, w, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res, tmp
     n = hn[h]
     H = hands[h]
     T = _score(_hsearch(h, th, hands, hn, memo, kinds, rules, sws))
-    m = 0
-    skipped = False
-    for q in range(n):
-        if not skipped and H[q] == w:
-            skipped = True
-            continue
-        tmp[m] = H[q]
-        m += 1
+    m = _without(H, n, w, tmp)
     tmp[m] = x
     m += 1
     gift = keep[h, x]
