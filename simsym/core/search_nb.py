@@ -86,6 +86,7 @@ X_E = 5  # their E points
 X_F = 6
 XCAP = 128
 
+U = np.uint64  # an index type numba does not wrap around (see the walk in _best_core)
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
 G_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)  # per group: the kind's best value, largest wine
@@ -95,7 +96,8 @@ G_BW = (CF_BWI, CF_BWI, CF_BWS, CF_BWH)
 @njit(cache=True)
 def workspace_size(n):
     """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards."""
-    return 27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS + XCAP * (X_F + 1) + 64
+    return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
+            + XCAP * (X_F + 1) + 64)
 
 
 @njit(cache=True)
@@ -123,8 +125,8 @@ def _kinds_cmp(ws, o_hs, a, b, n):
             if i >= n and j >= n:
                 return 0
             return -1 if i >= n else 1  # a proper prefix is smaller
-        hi_ = ws[o_hs + i]
-        hj = ws[o_hs + j]
+        hi_ = ws[U(o_hs + i)]
+        hj = ws[U(o_hs + j)]
         if hi_ != hj:
             return -1 if hi_ < hj else 1
         i += 1
@@ -255,17 +257,17 @@ def _x_insert(ws, o_x, o_xo, nx, xs, lost, k, di, dh, de):
     at ws[o_xo:], kept sorted by points lost (the order among equal losses does not matter:
     ties between the plays they make are broken explicitly)."""
     j = nx
-    while j > 0 and ws[o_x + ws[o_xo + j - 1] * X_F + X_LOST] > lost:
-        ws[o_xo + j] = ws[o_xo + j - 1]
+    while j > 0 and ws[U(o_x + ws[U(o_xo + j - 1)] * X_F + X_LOST)] > lost:
+        ws[U(o_xo + j)] = ws[U(o_xo + j - 1)]
         j -= 1
-    ws[o_xo + j] = nx
+    ws[U(o_xo + j)] = nx
     r = o_x + nx * X_F
-    ws[r + X_XS] = xs
-    ws[r + X_LOST] = lost
-    ws[r + X_K] = k
-    ws[r + X_I] = di
-    ws[r + X_D] = di - dh - de
-    ws[r + X_E] = de
+    ws[U(r + X_XS)] = xs
+    ws[U(r + X_LOST)] = lost
+    ws[U(r + X_K)] = k
+    ws[U(r + X_I)] = di
+    ws[U(r + X_D)] = di - dh - de
+    ws[U(r + X_E)] = de
 
 
 @njit(cache=True)
@@ -286,17 +288,17 @@ def _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxlost):
     r = 0
     while True:
         if r < np_:
-            if lost + ws[o_pv + r] <= maxlost:
+            if lost + ws[U(o_pv + r)] <= maxlost:
                 if nx >= XCAP:
                     return -1
-                ws[o_xst + sp] = r
+                ws[U(o_xst + sp)] = r
                 sp += 1
                 xs |= np.int64(1) << r
-                lost += ws[o_pv + r]
+                lost += ws[U(o_pv + r)]
                 k += 1
-                di += ws[o_pi + r]
-                dh += ws[o_ph + r]
-                de += ws[o_pe + r]
+                di += ws[U(o_pi + r)]
+                dh += ws[U(o_ph + r)]
+                de += ws[U(o_pe + r)]
                 _x_insert(ws, o_x, o_xo, nx, xs, lost, k, di, dh, de)
                 nx += 1
             r += 1
@@ -304,13 +306,13 @@ def _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxlost):
         if sp == 0:
             return nx
         sp -= 1
-        r = ws[o_xst + sp]
+        r = ws[U(o_xst + sp)]
         xs &= ~(np.int64(1) << r)
-        lost -= ws[o_pv + r]
+        lost -= ws[U(o_pv + r)]
         k -= 1
-        di -= ws[o_pi + r]
-        dh -= ws[o_ph + r]
-        de -= ws[o_pe + r]
+        di -= ws[U(o_pi + r)]
+        dh -= ws[U(o_ph + r)]
+        de -= ws[U(o_pe + r)]
         r += 1
 
 
@@ -400,15 +402,15 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     for p in range(n):
         v = hand[p]
         q = p
-        while q > 0 and ws[o_hs + q - 1] > v:
-            ws[o_hs + q] = ws[o_hs + q - 1]
-            ws[o_perm + q] = ws[o_perm + q - 1]
+        while q > 0 and ws[U(o_hs + q - 1)] > v:
+            ws[U(o_hs + q)] = ws[U(o_hs + q - 1)]
+            ws[U(o_perm + q)] = ws[U(o_perm + q - 1)]
             q -= 1
-        ws[o_hs + q] = v
-        ws[o_perm + q] = p
+        ws[U(o_hs + q)] = v
+        ws[U(o_perm + q)] = p
     req = np.int64(0)
     for q in range(n):
-        if (required_mask >> ws[o_perm + q]) & 1:
+        if (required_mask >> ws[U(o_perm + q)]) & 1:
             req |= np.int64(1) << q
 
     wine_scored = rules[R_WINE_SCORED] != 0
@@ -431,19 +433,19 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     has_io = False
     reqal = 15  # groups every required card may join
     for gg in range(NGROUPS):  # per group: bound on the score, largest counted wine
-        ws[o_ub + gg] = maxbonus if gg == 2 else 0
-        ws[o_wx + gg] = 0
+        ws[U(o_ub + gg)] = maxbonus if gg == 2 else 0
+        ws[U(o_wx + gg)] = 0
     wmat = 0  # groups in which women matter
     for q in range(n):
-        k = ws[o_hs + q]
-        if kinds[k, CF_IO]:
+        k = ws[U(o_hs + q)]
+        if kinds[U(k), CF_IO]:
             has_io = True
-        al = kinds[k, CF_AL + iobm]
-        wmat |= kinds[k, CF_WMAT + iobm]
+        al = kinds[U(k), CF_AL + iobm]
+        wmat |= kinds[U(k), CF_WMAT + iobm]
         for gg in range(NGROUPS):
             if (al >> gg) & 1:
-                ws[o_ub + gg] += kinds[k, G_BV[gg]]
-                ws[o_wx + gg] += kinds[k, G_BW[gg] + wsv]
+                ws[U(o_ub + gg)] += kinds[U(k), G_BV[gg]]
+                ws[U(o_wx + gg)] += kinds[U(k), G_BW[gg] + wsv]
         if (req >> q) & 1:
             reqal &= al
     gon = np.int64(0)  # groups still possible
@@ -457,7 +459,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         gon |= 8
     gon &= reqal
     for gg in range(NGROUPS):
-        if ws[o_wx + gg] < rules[R_WINE_LO + G_TYPE[gg]]:
+        if ws[U(o_wx + gg)] < rules[R_WINE_LO + G_TYPE[gg]]:
             gon &= ~(np.int64(1) << gg)
 
     best_score = -1
@@ -484,7 +486,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         ub = -1
         for gg in range(NGROUPS):
             if (gon >> gg) & 1:
-                u = ws[o_ub + gg]
+                u = ws[U(o_ub + gg)]
                 if u > ub:
                     ub = u
                     g = gg
@@ -518,28 +520,28 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         pesum = 0
         has_reqs = False
         for q in range(n):
-            k = ws[o_hs + q]
-            if not (kinds[k, CF_AL + iobm] >> g) & 1:
+            k = ws[U(o_hs + q)]
+            if not (kinds[U(k), CF_AL + iobm] >> g) & 1:
                 continue
             bit = np.int64(1) << q
             required = (req & bit) != 0
             woman = 0
-            if kinds[k, CF_WOMAN]:
+            if kinds[U(k), CF_WOMAN]:
                 woman = 1
-            elif kinds[k, CF_MW] and g != 1:
+            elif kinds[U(k), CF_MW] and g != 1:
                 woman = 1
-            okm = kinds[k, CF_OKI] if t == T_INTELLECTUAL else (
-                kinds[k, CF_OKH] if t == T_HEDONISTIC else (1 << kinds[k, CF_NOPT]) - 1)
-            free = kinds[k, CF_FREE] != 0 and (okm & kinds[k, CF_WM]) == 0 \
+            okm = kinds[U(k), CF_OKI] if t == T_INTELLECTUAL else (
+                kinds[U(k), CF_OKH] if t == T_HEDONISTIC else (1 << kinds[U(k), CF_NOPT]) - 1)
+            free = kinds[U(k), CF_FREE] != 0 and (okm & kinds[U(k), CF_WM]) == 0 \
                 and not (woman and women_matter)
             if free and not social:
                 # Include exactly when it scores (or is required); best option first.
                 if t == T_INTELLECTUAL:
-                    bo = kinds[k, CF_BI]
-                    bv = kinds[k, CF_BVI]
+                    bo = kinds[U(k), CF_BI]
+                    bv = kinds[U(k), CF_BVI]
                 else:
-                    bo = kinds[k, CF_BH]
-                    bv = kinds[k, CF_BVH]
+                    bo = kinds[U(k), CF_BH]
+                    bv = kinds[U(k), CF_BVH]
                 if bv > 0 or required:
                     f_in += 1
                     if t == T_INTELLECTUAL:
@@ -548,15 +550,15 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         f_h += bv
                     f_val += bv
                     f_women += woman
-                    ws[o_copt + q] = bo
+                    ws[U(o_copt + q)] = bo
                     free_mask |= bit
                 continue
             if free and social and okm == 1:
-                ci = kinds[k, CF_OPT + OPT_I]
-                ch = kinds[k, CF_OPT + OPT_H]
-                ce = kinds[k, CF_OPT + OPT_E]
+                ci = kinds[U(k), CF_OPT + OPT_I]
+                ch = kinds[U(k), CF_OPT + OPT_H]
+                ce = kinds[U(k), CF_OPT + OPT_E]
                 val = ci + ch + ce
-                ws[o_copt + q] = 0
+                ws[U(o_copt + q)] = 0
                 if required or val > maxbonus:
                     f_in += 1
                     f_i += ci
@@ -570,11 +572,11 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         if fetot < 128:
                             flo, fhi = _fold(flo, fhi, ce)
                 else:
-                    ws[o_ppos + np_] = q
-                    ws[o_pv + np_] = val
-                    ws[o_pi + np_] = ci
-                    ws[o_ph + np_] = ch
-                    ws[o_pe + np_] = ce
+                    ws[U(o_ppos + np_)] = q
+                    ws[U(o_pv + np_)] = val
+                    ws[U(o_pi + np_)] = ci
+                    ws[U(o_ph + np_)] = ch
+                    ws[U(o_pe + np_)] = ce
                     psum += val
                     pisum += ci
                     phsum += ch
@@ -587,113 +589,114 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
             # the play legal and adds points: outside Social (whose bonus may want a card
             # out), with the group's wine ceiling out of reach, for a card with no Vintage and
             # no requirement of its own whose every usable option is worth something.
-            reqw = kinds[k, CF_REQ_WOMEN]
-            reqwine = kinds[k, CF_REQ_WINE]
+            reqw = kinds[U(k), CF_REQ_WOMEN]
+            reqwine = kinds[U(k), CF_REQ_WINE]
             if reqw > 0 or reqwine > 0:
                 has_reqs = True
-            vint = kinds[k, CF_VINTAGE]
+            vint = kinds[U(k), CF_VINTAGE]
             may_out = not required
-            if may_out and not social and ws[o_wx + g] <= hi_w and vint == 0 and reqw == 0 \
+            if may_out and not social and ws[U(o_wx + g)] <= hi_w and vint == 0 and reqw == 0 \
                     and reqwine == 0:
                 may_out = False
-                for o in range(kinds[k, CF_NOPT]):
+                for o in range(kinds[U(k), CF_NOPT]):
                     if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
                         may_out = True
             sbase = o_st + m * MAXS * S_COLS
             ns = 0
             if may_out:
                 for c in range(S_COLS):
-                    ws[sbase + c] = 0
+                    ws[U(sbase + c)] = 0
                 ns = 1
-            cont = kinds[k, CF_CONTAINER]
+            cont = kinds[U(k), CF_CONTAINER]
             bv = 0
             bc = 0
             bn = 0
-            for o in range(kinds[k, CF_NOPT]):
+            for o in range(kinds[U(k), CF_NOPT]):
                 if not (okm >> o) & 1:
                     continue
                 base = CF_OPT + o * OPT_SIZE
-                pw = kinds[k, base + OPT_WINE]
-                sw = kinds[k, base + OPT_WINE_SCORED]
-                ci = kinds[k, base + OPT_I]
-                ch = kinds[k, base + OPT_H]
-                ce = kinds[k, base + OPT_E]
+                pw = kinds[U(k), base + OPT_WINE]
+                sw = kinds[U(k), base + OPT_WINE_SCORED]
+                ci = kinds[U(k), base + OPT_I]
+                ch = kinds[U(k), base + OPT_H]
+                ce = kinds[U(k), base + OPT_E]
                 cw = sw if wine_scored else pw
                 r = sbase + ns * S_COLS
-                ws[r + S_IN] = 1
-                ws[r + S_OPT] = o
-                ws[r + S_CW] = cw
-                ws[r + S_WB] = sw if bonus_wine_scored else pw
+                ws[U(r + S_IN)] = 1
+                ws[U(r + S_OPT)] = o
+                ws[U(r + S_CW)] = cw
+                ws[U(r + S_WB)] = sw if bonus_wine_scored else pw
                 if t == T_INTELLECTUAL:
-                    ws[r + S_I] = ci + ce
-                    ws[r + S_H] = 0
-                    ws[r + S_E] = 0
+                    ws[U(r + S_I)] = ci + ce
+                    ws[U(r + S_H)] = 0
+                    ws[U(r + S_E)] = 0
                 elif t == T_HEDONISTIC:
-                    ws[r + S_I] = 0
-                    ws[r + S_H] = ch + ce
-                    ws[r + S_E] = 0
+                    ws[U(r + S_I)] = 0
+                    ws[U(r + S_H)] = ch + ce
+                    ws[U(r + S_E)] = 0
                 else:
-                    ws[r + S_I] = ci
-                    ws[r + S_H] = ch
-                    ws[r + S_E] = ce
+                    ws[U(r + S_I)] = ci
+                    ws[U(r + S_H)] = ch
+                    ws[U(r + S_E)] = ce
                 ncw = 0 if cont else cw
-                ws[r + S_NCW] = ncw
-                ws[r + S_VINT] = vint
-                ws[r + S_WOMEN] = woman
-                ws[r + S_REQW] = reqw
-                ws[r + S_REQWINE] = reqwine
+                ws[U(r + S_NCW)] = ncw
+                ws[U(r + S_VINT)] = vint
+                ws[U(r + S_WOMEN)] = woman
+                ws[U(r + S_REQW)] = reqw
+                ws[U(r + S_REQWINE)] = reqwine
                 val = sw + ci + ch + ce
-                ws[r + S_VAL] = val
-                ws[r + S_P0] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
-                ws[r + S_P1] = 1 | (ws[r + S_WB] << LANE) | (woman << 2 * LANE)
-                ws[r + S_P2] = ws[r + S_I] | (ws[r + S_H] << LANE) | (ws[r + S_E] << 2 * LANE)
+                ws[U(r + S_VAL)] = val
+                ws[U(r + S_P0)] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
+                ws[U(r + S_P1)] = 1 | (ws[U(r + S_WB)] << LANE) | (woman << 2 * LANE)
+                ws[U(r + S_P2)] = (ws[U(r + S_I)] | (ws[U(r + S_H)] << LANE)
+                                   | (ws[U(r + S_E)] << 2 * LANE))
                 bv = max(bv, val)
                 bc = max(bc, cw)
                 bn = max(bn, ncw)
                 ns += 1
-            ws[o_epos + m] = q
-            ws[o_ns + m] = ns
-            ws[o_rv + m] = bv
-            ws[o_rc + m] = bc
-            ws[o_rn + m] = bn
+            ws[U(o_epos + m)] = q
+            ws[U(o_ns + m)] = ns
+            ws[U(o_rv + m)] = bv
+            ws[U(o_rc + m)] = bc
+            ws[U(o_rn + m)] = bn
             m += 1
         # Suffix bounds of the enumerated cards.
-        ws[o_rv + m] = 0
-        ws[o_rc + m] = 0
-        ws[o_rn + m] = 0
+        ws[U(o_rv + m)] = 0
+        ws[U(o_rc + m)] = 0
+        ws[U(o_rn + m)] = 0
         for j in range(m - 1, -1, -1):
-            ws[o_rv + j] += ws[o_rv + j + 1]
-            ws[o_rc + j] += ws[o_rc + j + 1]
-            ws[o_rn + j] += ws[o_rn + j + 1]
+            ws[U(o_rv + j)] += ws[U(o_rv + j + 1)]
+            ws[U(o_rc + j)] += ws[U(o_rc + j + 1)]
+            ws[U(o_rn + j)] += ws[U(o_rn + j + 1)]
         extra = psum + maxbonus if social else 0
-        if f_val + ws[o_rv] + extra < best_score:
+        if f_val + ws[U(o_rv)] + extra < best_score:
             continue
-        if ws[o_rc] < lo_w or ws[o_rn] < need_ncw:
+        if ws[U(o_rc)] < lo_w or ws[U(o_rn)] < need_ncw:
             continue
-        ws[o_acc + A_P0] = f_val << 3 * LANE
-        ws[o_acc + A_P1] = f_in | (f_women << 2 * LANE)
-        ws[o_acc + A_P2] = f_i | (f_h << LANE) | (f_e << 2 * LANE)
-        ws[o_acc + A_REQW] = 0
-        ws[o_acc + A_REQWINE] = 0
+        ws[U(o_acc + A_P0)] = f_val << 3 * LANE
+        ws[U(o_acc + A_P1)] = f_in | (f_women << 2 * LANE)
+        ws[U(o_acc + A_P2)] = f_i | (f_h << LANE) | (f_e << 2 * LANE)
+        ws[U(o_acc + A_REQW)] = 0
+        ws[U(o_acc + A_REQWINE)] = 0
         nx = 0
         x_state = 0  # Social exclusion-set list: 0 not built, 1 built, 2 too long (on the fly)
         # Depth-first walk over the enumerated cards' states, pruning on wine, Vintage and
         # the score bound.
         d = 0
-        ws[o_ch] = -1
+        ws[U(o_ch)] = -1
         while d >= 0:
             if d == m:
                 # A leaf: check the requirements, then (Social) try the exclusion sets.
                 a = o_acc + m * A_COLS
                 d -= 1
-                p0 = ws[a + A_P0]
-                p1 = ws[a + A_P1]
+                p0 = ws[U(a + A_P0)]
+                p1 = ws[U(a + A_P1)]
                 cw = p0 & LMASK
                 if cw < lo_w or cw > hi_w or (p0 >> LANE) & LMASK < need_ncw \
                         or (p0 >> 2 * LANE) & LMASK > max_vint:
                     continue
-                if has_reqs and ((p1 >> 2 * LANE) & LMASK < ws[a + A_REQW]
-                                 or cw < ws[a + A_REQWINE]):
+                if has_reqs and ((p1 >> 2 * LANE) & LMASK < ws[U(a + A_REQW)]
+                                 or cw < ws[U(a + A_REQWINE)]):
                     continue
                 if not social:
                     score = p0 >> 3 * LANE
@@ -704,8 +707,8 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         continue
                     mask = free_mask
                     for j in range(m):
-                        if ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_IN]:
-                            mask |= np.int64(1) << ws[o_epos + j]
+                        if ws[U(o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS + S_IN)]:
+                            mask |= np.int64(1) << ws[U(o_epos + j)]
                     if _better(ws, o_hs, n, score, cnt, mask, g, False, best_score, best_n,
                                best_mask, best_g):
                         best_score = score
@@ -713,11 +716,11 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         best_mask = mask
                         best_g = g
                         for j in range(m):
-                            ws[o_bch + j] = ws[o_ch + j]
+                            ws[U(o_bch + j)] = ws[U(o_ch + j)]
                         rec_m = m
                     continue
                 # Social leaf.
-                p2 = ws[a + A_P2]
+                p2 = ws[U(a + A_P2)]
                 vall = (p0 >> 3 * LANE) + psum
                 iall = (p2 & LMASK) + pisum
                 hall = ((p2 >> LANE) & LMASK) + phsum
@@ -745,19 +748,19 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                     if x_state == 1:
                         if xi >= nx:
                             break
-                        r = o_x + ws[o_xo + xi] * X_F
+                        r = o_x + ws[U(o_xo + xi)] * X_F
                         xi += 1
-                        lost = ws[r + X_LOST]
+                        lost = ws[U(r + X_LOST)]
                         if vall - lost + beq < best_score:
                             if l5 < lost:
                                 break
                             if lost != l5:
                                 continue
-                        xcur = ws[r + X_XS]
-                        kx = ws[r + X_K]
-                        di = ws[r + X_I]
-                        dd = ws[r + X_D]
-                        de = ws[r + X_E]
+                        xcur = ws[U(r + X_XS)]
+                        kx = ws[U(r + X_K)]
+                        di = ws[U(r + X_I)]
+                        dd = ws[U(r + X_D)]
+                        de = ws[U(r + X_E)]
                     else:
                         if xs >= lim:
                             break
@@ -792,18 +795,18 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                             xlo = flo
                             xhi = fhi
                             for j in range(np_):
-                                e = ws[o_pe + j]
+                                e = ws[U(o_pe + j)]
                                 if e and not (xcur >> j) & 1:
                                     xlo, xhi = _fold(xlo, xhi, e)
                             if nli < 0:
                                 nli = 0
                                 for j in range(m):
-                                    e = ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_E]
+                                    e = ws[U(o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS + S_E)]
                                     if e:
-                                        ws[o_li + nli] = e
+                                        ws[U(o_li + nli)] = e
                                         nli += 1
                             for j in range(nli):
-                                xlo, xhi = _fold(xlo, xhi, ws[o_li + j])
+                                xlo, xhi = _fold(xlo, xhi, ws[U(o_li + j)])
                             reach = _has_sum(xlo, xhi, x)
                         else:
                             reach = _has_sum_slow_leaf(ws, o_st, o_ch, m, o_pe, np_, xcur,
@@ -819,12 +822,12 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                     if emask < 0:
                         emask = free_mask | pmask
                         for j in range(m):
-                            if ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_IN]:
-                                emask |= np.int64(1) << ws[o_epos + j]
+                            if ws[U(o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS + S_IN)]:
+                                emask |= np.int64(1) << ws[U(o_epos + j)]
                     mask = emask
                     for j in range(np_):
                         if (xcur >> j) & 1:
-                            mask &= ~(np.int64(1) << ws[o_ppos + j])
+                            mask &= ~(np.int64(1) << ws[U(o_ppos + j)])
                     if _better(ws, o_hs, n, score, cnt, mask, g,
                                best_leaf == leaf_id and xcur < best_xs, best_score, best_n,
                                best_mask, best_g):
@@ -835,33 +838,36 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
                         best_leaf = leaf_id
                         best_xs = xcur
                         for j in range(m):
-                            ws[o_bch + j] = ws[o_ch + j]
+                            ws[U(o_bch + j)] = ws[U(o_ch + j)]
                         rec_m = m
                 continue
-            ch_ = ws[o_ch + d] + 1
-            ws[o_ch + d] = ch_
-            if ch_ >= ws[o_ns + d]:
+            # (Indices as U(...): unsigned, so numba skips its negative-index wraparound in
+            # this, the hottest loop; every index here is a workspace offset, never negative.)
+            ch_ = ws[U(o_ch + d)] + 1
+            ws[U(o_ch + d)] = ch_
+            if ch_ >= ws[U(o_ns + d)]:
                 d -= 1
                 continue
             row = o_st + (d * MAXS + ch_) * S_COLS
             a0 = o_acc + d * A_COLS
             a1 = a0 + A_COLS
-            p0 = ws[a0 + A_P0] + ws[row + S_P0]
-            ws[a1 + A_P0] = p0
-            ws[a1 + A_P1] = ws[a0 + A_P1] + ws[row + S_P1]
-            ws[a1 + A_P2] = ws[a0 + A_P2] + ws[row + S_P2]
+            p0 = ws[U(a0 + A_P0)] + ws[U(row + S_P0)]
+            ws[U(a1 + A_P0)] = p0
+            ws[U(a1 + A_P1)] = ws[U(a0 + A_P1)] + ws[U(row + S_P1)]
+            ws[U(a1 + A_P2)] = ws[U(a0 + A_P2)] + ws[U(row + S_P2)]
             if has_reqs:
-                ws[a1 + A_REQW] = max(ws[a0 + A_REQW], ws[row + S_REQW])
-                ws[a1 + A_REQWINE] = max(ws[a0 + A_REQWINE], ws[row + S_REQWINE])
+                ws[U(a1 + A_REQW)] = max(ws[U(a0 + A_REQW)], ws[U(row + S_REQW)])
+                ws[U(a1 + A_REQWINE)] = max(ws[U(a0 + A_REQWINE)], ws[U(row + S_REQWINE)])
             cw = p0 & LMASK
             if cw > hi_w or (p0 >> 2 * LANE) & LMASK > max_vint:
                 continue
-            if cw + ws[o_rc + d + 1] < lo_w or ((p0 >> LANE) & LMASK) + ws[o_rn + d + 1] < need_ncw:
+            if cw + ws[U(o_rc + d + 1)] < lo_w \
+                    or ((p0 >> LANE) & LMASK) + ws[U(o_rn + d + 1)] < need_ncw:
                 continue
-            if (p0 >> 3 * LANE) + ws[o_rv + d + 1] + extra < best_score:
+            if (p0 >> 3 * LANE) + ws[U(o_rv + d + 1)] + extra < best_score:
                 continue
             d += 1
-            ws[o_ch + d] = -1
+            ws[U(o_ch + d)] = -1
     if rec_m >= 0:
         _record(ws, o_bopt, o_copt, o_st, o_bch, o_epos, rec_m, n, best_mask)
     best_type = -1
@@ -909,11 +915,11 @@ def _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask):
     """The options of the play ``mask`` whose walk choices are at ws[o_ch:]."""
     for q in range(n):
         if (mask >> q) & 1:
-            ws[o_bopt + q] = ws[o_copt + q]
+            ws[U(o_bopt + q)] = ws[U(o_copt + q)]
     for j in range(m):
-        r = o_st + (j * MAXS + ws[o_ch + j]) * S_COLS
-        if ws[r + S_IN]:
-            ws[o_bopt + ws[o_epos + j]] = ws[r + S_OPT]
+        r = o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS
+        if ws[U(r + S_IN)]:
+            ws[U(o_bopt + ws[U(o_epos + j)])] = ws[U(r + S_OPT)]
 
 
 @njit(cache=True)
