@@ -15,10 +15,16 @@ from simsym.rules import encode_rules
 from simsym.search import Searcher
 
 
-@njit(cache=True)
+@njit  # not cached on purpose: see below
 def _repeat_search_nb(hands, n, table, rules, reps, res, ws):
     """Search each of ``hands`` ``reps`` times in a row, with one workspace (as the engine
-    does)."""
+    does).
+
+    Compiled afresh in each process (a few seconds), this loop calls the search's cached
+    machine code as it is, as `simsym best` and the Python API do. A cached copy of this loop
+    would instead inline the whole search into itself and optimise it again for this loop
+    alone, which measured 20 to 40% slower here; the engine inlines it too, so its speed
+    shows in the games/s figures."""
     s = 0
     for i in range(hands.shape[0]):
         for _ in range(reps):
