@@ -93,3 +93,17 @@ def test_unknown_notation_names_the_card_and_the_text(text, fragment):
 def test_an_option_of_exactly_the_limit_is_accepted():
     card = parse_notation("Feast", "20I and 20H and 20E and 20I and 20H")
     assert card.options[0].intellectual == 40 and card.options[0].either == 20
+
+
+def test_cards_built_in_python_past_the_search_limit_are_refused_when_encoded():
+    import dataclasses
+
+    from simsym.cards.encode import encode_cards
+    from simsym.cards.model import CardSet
+    from simsym.errors import InputError
+
+    card = parse_notation("Feast", "20I and 20H")
+    big = dataclasses.replace(card, options=(Option(0, 0, 60, 50, 0),))
+    with pytest.raises(InputError, match="Feast.*more than 100"):
+        encode_cards(CardSet([big]))
+    assert encode_cards(CardSet([card])).shape[0] == 1

@@ -21,6 +21,11 @@ How it stays exact and fast (the reference brute force in simsym.reference check
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated).
+  The walk sums its columns packed in 16-bit lanes (S_P0..S_P2), and the workspace is
+  indexed with unsigned integers (``U``) so numba emits no negative-index wraparound.
+* What depends only on a card kind (usable options, best values, largest wine, the groups it
+  may join) is read from the card table's derived columns (enums.CF_OKI ..., filled by
+  simsym.cards.encode), not recomputed per call.
 
 Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
 list of card kinds, then type order intellectual, social, hedonistic.
