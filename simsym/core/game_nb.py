@@ -11,13 +11,12 @@ import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    CF_DRAW_USABLE, CF_DRAWS, CF_HO, CF_IO, CF_MW, CF_NH, CF_NI, CF_NOPT, CF_OPT, CF_SO,
-    CF_WOMAN, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED,
-    RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
+    CF_AL, CF_DRAW_USABLE, CF_DRAWS, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, MAX_OPTIONS, OPT_E, OPT_H,
+    OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE,
 )
 from simsym.core.rng_nb import below_nb, shuffle_nb, stream_state_nb, SEATING_SALT
 from simsym.core.search_nb import (
-    best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
+    G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
 )
 from simsym.rules import (
     R_BONUS_ALL, R_BONUS_EQ, R_BONUS_STACKS, R_IO_BARS_MW, R_WINE_HI, R_WINE_LO, R_WINE_SCORED,
@@ -286,7 +285,7 @@ def bound_table_size(K):
 @njit(cache=True)
 def _group_type_bit(g):
     """The type-mask bit of a search group."""
-    return 1 if g < 2 else (2 if g == 2 else 4)
+    return 1 << G_TYPE[g]
 
 
 @njit(cache=True)
@@ -304,44 +303,34 @@ def bound_table_nb(kinds, rules, bt):
     maxbonus = beq + ball if rules[R_BONUS_STACKS] != 0 else max(beq, ball)
     on = 1
     for g in range(4):
-        t = T_INTELLECTUAL if g < 2 else (T_SOCIAL if g == 2 else T_HEDONISTIC)
+        t = G_TYPE[g]
         bt[BT_LO + g] = rules[R_WINE_LO + t]
         bt[BT_HI + g] = rules[R_WINE_HI + t]
         bt[BT_BONUS + g] = max(maxbonus, 0) if g == 2 else 0
         if bt[BT_HI + g] < 0:
             on = 0
-    io_bars_mw = rules[R_IO_BARS_MW] != 0
+    iobm = 1 if rules[R_IO_BARS_MW] != 0 else 0
     wine_scored = rules[R_WINE_SCORED] != 0
     for k in range(K):
-        io = kinds[k, CF_IO] != 0
-        ho = kinds[k, CF_HO] != 0
-        so = kinds[k, CF_SO] != 0
-        a_i = not (kinds[k, CF_NI] or ho or so)
+        # The groups a kind may join and its options usable in each: the card table's derived
+        # columns (simsym.cards.encode), as the search reads them.
+        al = kinds[k, CF_AL + iobm]
         for g in range(4):
-            if g == 0:
-                ok = a_i and not io
-            elif g == 1:
-                ok = a_i and not (kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and io_bars_mw))
-            elif g == 2:
-                ok = not (io or ho)
-            else:
-                ok = not (kinds[k, CF_NH] or io or so)
             row = BT_TAB + (k * 4 + g) * BT_W
+            okm = kinds[k, CF_OKI] if g < 2 else (
+                kinds[k, CF_OKH] if g == 3 else (1 << kinds[k, CF_NOPT]) - 1)
             no = 0
             nw = 0
             mcw = 0
-            if ok:
+            if (al >> g) & 1:
                 for o in range(kinds[k, CF_NOPT]):
+                    if not (okm >> o) & 1:
+                        continue
                     base = CF_OPT + o * OPT_SIZE
                     pw = kinds[k, base + OPT_WINE]
                     sw = kinds[k, base + OPT_WINE_SCORED]
-                    ci = kinds[k, base + OPT_I]
-                    ch = kinds[k, base + OPT_H]
-                    if g < 2 and ch != 0:
-                        continue
-                    if g == 3 and ci != 0:
-                        continue
-                    val = sw + ci + ch + kinds[k, base + OPT_E]
+                    val = sw + kinds[k, base + OPT_I] + kinds[k, base + OPT_H] \
+                        + kinds[k, base + OPT_E]
                     cw = sw if wine_scored else pw
                     if cw < 0:
                         on = 0
@@ -532,25 +521,9 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
             wstar = w
     if wstar < 0:
         return False
-    for step in range(1, P):
-        h = (i + step) % P
-        if h == excl:
-            continue
-        if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
-            continue
-        t2 = _accepts(h, wstar, x, _no_card(), hands, hn, memo, kinds, rules, sparams, keep, res,
-                      tmp3, sws)
-        if t2 >= 0:
-            _hand_remove(hands, hn, memo, i, x)
-            _hand_add(hands, hn, memo, i, wstar)
-            _hand_remove(hands, hn, memo, h, wstar)
-            _hand_add(hands, hn, memo, h, x)
-            memo[i, M_LB] = swstar  # best_i of the new hand, exactly
-            memo[h, M_LB] = t2  # best_h of the new hand, exactly
-            _log(ev, st, EV_TRADE, i, h, x, wstar)
-            _card_gain(cs, i, wstar, C_TRADED)
-            _card_gain(cs, h, x, C_TRADED)
-            return True
+    if _offer(i, excl, P, wstar, x, _no_card(), swstar, hands, hn, memo, kinds, rules,
+              sparams, keep, res, tmp3, sws, ev, st, cs):
+        return True
     if gp[G_UNEVEN] and x2 >= 0:
         m = _without(H, n, x, tmp2)
         m = _without(tmp2, m, x2, tmp2)
@@ -559,29 +532,44 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
         s2 = best_score_above_ws(tmp2, m + 1, kinds, rules, np.int64(1) << m, ti, S, res, sws)
         if s2 < 0:
             return False
-        for step in range(1, P):
-            h = (i + step) % P
-            if h == excl:
-                continue
-            if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
-                continue
-            t2 = _accepts(h, wstar, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res,
-                          tmp3, sws)
-            if t2 >= 0:
-                _hand_remove(hands, hn, memo, i, x)
+        return _offer(i, excl, P, wstar, x, x2, s2, hands, hn, memo, kinds, rules, sparams,
+                      keep, res, tmp3, sws, ev, st, cs)
+    return False
+
+
+@njit(cache=True)
+def _offer(i, excl, P, wstar, x, x2, s_new, hands, hn, memo, kinds, rules, sparams, keep,
+           res, tmp3, sws, ev, st, cs):
+    """Seat i offers x (and x2 unless it is -1) for w*, to the other seats in turn order
+    after it (but excl); the first that holds w*, trades and accepts gets the swap. s_new is
+    seat i's best after it, exactly. True when a swap was made."""
+    for step in range(1, P):
+        h = (i + step) % P
+        if h == excl:
+            continue
+        if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
+            continue
+        t2 = _accepts(h, wstar, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res,
+                      tmp3, sws)
+        if t2 >= 0:
+            _hand_remove(hands, hn, memo, i, x)
+            if x2 >= 0:
                 _hand_remove(hands, hn, memo, i, x2)
-                _hand_add(hands, hn, memo, i, wstar)
-                _hand_remove(hands, hn, memo, h, wstar)
-                _hand_add(hands, hn, memo, h, x)
+            _hand_add(hands, hn, memo, i, wstar)
+            _hand_remove(hands, hn, memo, h, wstar)
+            _hand_add(hands, hn, memo, h, x)
+            if x2 >= 0:
                 _hand_add(hands, hn, memo, h, x2)
-                memo[i, M_LB] = s2
-                memo[h, M_LB] = t2
-                _log(ev, st, EV_TRADE, i, h, x, wstar)
-                _log(ev, st, EV_TRADE, i, h, x2, -1)
-                _card_gain(cs, i, wstar, C_TRADED)
-                _card_gain(cs, h, x, C_TRADED)
+            memo[i, M_LB] = s_new  # best_i of the new hand, exactly
+            memo[h, M_LB] = t2  # best_h of the new hand, exactly
+            _log(ev, st, EV_TRADE, i, h, x, wstar)
+            if x2 >= 0:
+                _log(ev, st, EV_TRADE, i, h, x2, _no_card())
+            _card_gain(cs, i, wstar, C_TRADED)
+            _card_gain(cs, h, x, C_TRADED)
+            if x2 >= 0:
                 _card_gain(cs, h, x2, C_TRADED)
-                return True
+            return True
     return False
 
 

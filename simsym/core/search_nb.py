@@ -498,7 +498,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         gon &= ~(np.int64(1) << g)
         if ub < best_score:
             break
-        t = T_INTELLECTUAL if g < 2 else (T_SOCIAL if g == 2 else T_HEDONISTIC)
+        t = G_TYPE[g]
         mode = 1 if g == 1 else 0
         social = t == T_SOCIAL
         lo_w = rules[R_WINE_LO + t]
