@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simsym.cards.model import CardSet
-from simsym.cards.notation import MAX_OPTION_POINTS
+from simsym.cards.notation import MAX_OPTION_POINTS, option_points
 from simsym.core import enums as E
 from simsym.errors import InputError
 
@@ -30,8 +30,7 @@ def encode_cards(cards: CardSet) -> np.ndarray:
         row[E.CF_DRAW_USABLE] = c.draw_usable
         for j, o in enumerate(c.options):
             points = (o.wine, o.wine_scored, o.intellectual, o.hedonistic, o.either)
-            if min(points) < 0 or max(o.wine, o.wine_scored + o.intellectual + o.hedonistic
-                                      + o.either) > MAX_OPTION_POINTS:
+            if min(points) < 0 or option_points(o) > MAX_OPTION_POINTS:
                 raise InputError(f"card {c.name!r}: option {j + 1} has negative points or more "
                                  f"than {MAX_OPTION_POINTS} in all (the search's limit)")
             base = E.CF_OPT + j * E.OPT_SIZE

@@ -27,6 +27,12 @@ MAX_OPTION_POINTS = 100  # one option's points together ("1W and 1E and ..."); t
 # packs sums over a hand into 16-bit lanes (see simsym.core.search_nb)
 
 
+def option_points(o: Option) -> int:
+    """What MAX_OPTION_POINTS bounds: an option's points for scoring, or its printed Wine if
+    that is more."""
+    return max(o.wine, o.wine_scored + o.intellectual + o.hedonistic + o.either)
+
+
 class NotationError(InputError):
     pass
 
@@ -122,14 +128,13 @@ def _parse_points(name, text, file, line):
             if not a:
                 break
             pos = a.end()
-        total = values["wine_scored"] + values["intellectual"] + values["hedonistic"] \
-            + values["either"]
-        if max(total, values["wine"]) > MAX_OPTION_POINTS:
+        option = Option(**values)
+        if option_points(option) > MAX_OPTION_POINTS:
             raise NotationError(
-                f"card {name!r}: one option's points add up to {max(total, values['wine'])} in "
+                f"card {name!r}: one option's points add up to {option_points(option)} in "
                 f"{_short(text)} (at most {MAX_OPTION_POINTS} for one option)",
                 file=file, line=line, key=f"cards.{name}")
-        options.append(Option(**values))
+        options.append(option)
         o = _OR.match(text, pos)
         if not o:
             break
