@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from simsym.cards.model import CardSet
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.errors import SimsymError
 from simsym.paired import paired, run_batched
 from simsym.run.output import atomic_write_text
@@ -31,13 +31,13 @@ def _turns(run, batch):
 
 def _gap(run, batch):
     t = run.totals if batch is None else run.batch_totals[batch]
-    wr = t["seat_wins"] / G.WIN_UNITS / t["games"][0]
+    wr = t["seat_wins"] / E.WIN_UNITS / t["games"][0]
     return np.array([wr.max() - wr.min()])
 
 
 def _strategy_wr(run, batch):
     t = run.totals if batch is None else run.batch_totals[batch]
-    return t["strat_wins"] / G.WIN_UNITS / t["strat_games"]
+    return t["strat_wins"] / E.WIN_UNITS / t["strat_games"]
 
 
 def without(scenario, name: str):

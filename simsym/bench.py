@@ -10,6 +10,7 @@ from numba import njit
 
 from simsym.cards.encode import encode_cards
 from simsym.core import enums as E
+from simsym.core import game_nb as G
 from simsym.core.search_nb import best_symposion_nb, best_symposion_ws, workspace_size
 from simsym.rules import encode_rules
 from simsym.search import Searcher
@@ -123,6 +124,47 @@ def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0)
             "numba_games_per_s_all": many, "scaling": many / one,
             "reference_games": ref_games, "reference_games_per_s": ref_rate,
             "ratio": one / ref_rate, "summaries_identical": same}
+
+
+@njit(cache=True)
+def _rollouts_nb(tb, src, dst, policy, seed, key, n):
+    """n rollouts of ``src`` (key[-1] counts them); returns the turns they played in all."""
+    turns = 0
+    for it in range(n):
+        key[key.shape[0] - 1] = it
+        G.rollout_nb(tb, src, dst, policy, G.key_stream_nb(seed, key))
+        turns += dst.sc[E.GS_TURN] - src.sc[E.GS_TURN]
+    return turns
+
+
+def rollout_figures(scenario, games: int = 20, turns=(4, 8, 12, 16, 20), reps: int = 20) -> dict:
+    """Rollouts/s from mid-game states, all seats greedy: the states are the Symposion phase
+    of a few turns of the first ``games`` games; each is rolled out ``reps`` times to the end,
+    with its own stream each time (one process, compiled)."""
+    from simsym.engine import setup_for
+
+    setup = setup_for(scenario)
+    tb = setup.table()
+    src = G.new_state(tb, 0)
+    dst = G.new_state(tb, 0)
+    policy = np.full(setup.players, setup.greedy, np.int64)
+    key = np.zeros(4, np.int64)
+    G.setup(tb, src, 0, scenario.seed)
+    _rollouts_nb(tb, src, dst, policy, scenario.seed, key, 1)  # compile or load
+    n = played = 0
+    spent = 0.0
+    for g in range(games):
+        for turn in turns:
+            G.setup(tb, src, g, scenario.seed)
+            G.play_until(tb, src, turn, E.AT_SYMPOSION)
+            if src.sc[E.GS_AT] == E.AT_OVER:
+                continue
+            key[:3] = (g, turn, 0)
+            t = time.perf_counter()
+            played += _rollouts_nb(tb, src, dst, policy, scenario.seed, key, reps)
+            spent += time.perf_counter() - t
+            n += reps
+    return {"rollouts": n, "rollouts_per_s": n / spent, "rollout_turns_mean": played / n}
 
 
 def compile_figures() -> dict:

@@ -10,13 +10,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from simsym.cards.encode import encode_cards
+from simsym.core import enums as E
 from simsym.core import game_nb as G
 from simsym.rules import encode_rules
 from simsym.errors import SimsymError
 from simsym.scenario import Scenario
-from simsym.strategies import BUILT_IN, StrategyConfig, encode_strategy
+from simsym.strategies import BUILT_IN, StrategyConfig, encode_strategy, make_strategy
 
-SEATING_CODES = {"mirror": 0, "rotate": 1, "random": 2}
+SEATING_CODES = {"mirror": E.SEATING_MIRROR, "rotate": E.SEATING_ROTATE,
+                 "random": E.SEATING_RANDOM}
 
 
 def _usable(card, t: str) -> bool:
@@ -53,7 +55,11 @@ def keep_values(cards, s: StrategyConfig) -> np.ndarray:
 
 @dataclass
 class Setup:
-    """Everything the kernels need for a scenario, as arrays (built once)."""
+    """Everything the kernels need for a scenario, as arrays (built once).
+
+    The strategy tables (``strat_params``, ``keep_table``, ``cand_table``) hold one row per
+    strategy of the scenario, then one more: the default greedy strategy (row ``greedy``),
+    which rollouts may give every seat."""
 
     scenario: Scenario
     kinds: np.ndarray
@@ -71,7 +77,19 @@ class Setup:
 
     @property
     def row_size(self) -> int:
-        return G.R_FIXED + 6 * self.players
+        return E.ROW_FIXED + 6 * self.players
+
+    @property
+    def greedy(self) -> int:
+        """The strategy-table row of the default greedy strategy (after the scenario's)."""
+        return len(self.scenario.strategies)
+
+    def table(self) -> G.Table:
+        """The kernels' read-only record (simsym.core.game_nb.Table)."""
+        bt = np.zeros(G.bound_table_size(len(self.kinds)), np.int64)
+        G.bound_table_nb(self.kinds, self.rules, bt)
+        return G.Table(self.kinds, self.rules, self.gp, self.copies, self.base_strat,
+                       self.strat_params, self.keep_table, self.cand_table, bt)
 
 
 def setup_for(scenario: Scenario) -> Setup:
@@ -81,25 +99,25 @@ def setup_for(scenario: Scenario) -> Setup:
                               "engine runs those (simsym run --engine python)")
     r = scenario.rules
     P = scenario.players
-    gp = np.zeros(G.G_SIZE, np.int64)
-    gp[G.G_HAND_SIZE] = r.hand_size
-    gp[G.G_DECK_RUNS] = r.deck_runs
-    gp[G.G_TURN_CAP] = r.turn_cap
-    gp[G.G_DISCARD_LIMIT] = r.discard_limit
-    gp[G.G_TRADING] = r.trading
-    gp[G.G_BETWEEN] = r.trade_between_others
-    gp[G.G_UNEVEN] = r.uneven_trades
-    gp[G.G_MAX_TRADES] = r.max_trades_per_turn
-    gp[G.G_KOMOS] = r.komos_limit
-    gp[G.G_MAY_JOIN] = r.draw_may_join
-    gp[G.G_CHAIN] = r.chain_draws
-    gp[G.G_SYMPOSIA] = r.symposia_per_turn
-    gp[G.G_SEATING] = SEATING_CODES[scenario.seating]
-    gp[G.G_PLAYERS] = P
+    gp = np.zeros(E.GP_SIZE, np.int64)
+    gp[E.GP_HAND_SIZE] = r.hand_size
+    gp[E.GP_DECK_RUNS] = r.deck_runs
+    gp[E.GP_TURN_CAP] = r.turn_cap
+    gp[E.GP_DISCARD_LIMIT] = r.discard_limit
+    gp[E.GP_TRADING] = r.trading
+    gp[E.GP_BETWEEN] = r.trade_between_others
+    gp[E.GP_UNEVEN] = r.uneven_trades
+    gp[E.GP_MAX_TRADES] = r.max_trades_per_turn
+    gp[E.GP_KOMOS] = r.komos_limit
+    gp[E.GP_MAY_JOIN] = r.draw_may_join
+    gp[E.GP_CHAIN] = r.chain_draws
+    gp[E.GP_SYMPOSIA] = r.symposia_per_turn
+    gp[E.GP_SEATING] = SEATING_CODES[scenario.seating]
+    gp[E.GP_PLAYERS] = P
     for i, v in enumerate(r.seat_compensation):
-        gp[G.G_COMP + i] = v
-    L = scenario.strategies
-    base = np.array([i % len(L) for i in range(P)], np.int64)
+        gp[E.GP_COMP + i] = v
+    L = list(scenario.strategies) + [make_strategy("greedy")]  # see Setup
+    base = np.array([i % len(scenario.strategies) for i in range(P)], np.int64)
     params = np.stack([encode_strategy(s) for s in L])
     keep = np.stack([keep_values(scenario.cards, s) for s in L])
     K = len(scenario.cards)
@@ -112,7 +130,7 @@ def setup_for(scenario: Scenario) -> Setup:
 
 
 def new_agg(setup: Setup) -> np.ndarray:
-    return np.zeros((len(setup.scenario.strategies), len(setup.scenario.cards), G.A_SIZE),
+    return np.zeros((len(setup.scenario.strategies), len(setup.scenario.cards), E.AGG_SIZE),
                     np.int64)
 
 
@@ -121,23 +139,16 @@ def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    G.run_chunk_nb(g0, g1, setup.scenario.seed, setup.kinds, setup.rules, setup.gp,
-                   setup.copies, setup.base_strat, setup.strat_params, setup.keep_table,
-                   setup.cand_table, rows, agg, prog)
+    G.run_chunk_nb(setup.table(), g0, g1, setup.scenario.seed, rows, agg, prog)
     return rows, agg
 
 
 def play_logged(setup: Setup, g: int, max_events: int = 200_000):
     """One game with its event log: (events (n, 5), row, card stats (P, K, 8))."""
-    D = int(setup.copies.sum())
-    ws = np.zeros(12 * D + 64, np.int64)
-    ev = np.zeros((max_events, 5), np.int64)
-    cs = np.zeros((setup.players, len(setup.scenario.cards), G.C_SIZE), np.int64)
+    tb = setup.table()
+    s = G.new_state(tb, max_events)
     row = np.zeros(setup.row_size, np.int64)
-    n = G.play_game_nb(g, setup.scenario.seed, setup.kinds, setup.rules, setup.gp,
-                       setup.copies, setup.base_strat, setup.strat_params, setup.keep_table,
-                       setup.cand_table, ev, max_events, cs, row, ws)
+    n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
     if n >= max_events:
         raise RuntimeError(f"game {g} logged more than {max_events} events")
-    return ev[:n].copy(), row, cs
-
+    return s.ev[:n].copy(), row, s.cs

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.run.executor import run_games
 
 BATCHES = 40
@@ -29,7 +29,7 @@ class BatchedRun:
     games: int
     seed: int
     totals: dict
-    agg: np.ndarray  # (strategies, kinds, A_SIZE)
+    agg: np.ndarray  # (strategies, kinds, AGG_SIZE)
     batch_totals: list[dict]
     batch_agg: list[np.ndarray]
 
@@ -56,7 +56,7 @@ def run_batched(scenario, games: int, seed: int, jobs: int = 1, batches: int = B
 
 def seat_metrics(totals: dict, players: int) -> dict[str, np.ndarray]:
     n = totals["games"][0]
-    wr = totals["seat_wins"] / G.WIN_UNITS / n
+    wr = totals["seat_wins"] / E.WIN_UNITS / n
     return {"win_rate": wr, "mean_score": totals["seat_score"] / n,
             "seat_gap": np.array([wr.max() - wr.min()])}
 
@@ -65,13 +65,13 @@ def card_metrics(agg: np.ndarray, totals: dict) -> dict[str, np.ndarray]:
     """Per card, pooled over strategies: GIH WR, GNS WR, IWD, play rate (NaN where empty)."""
     a = agg.sum(axis=0).astype(float)
     player_games = float(totals["strat_games"].sum())
-    player_wins = totals["strat_wins"].sum() / G.WIN_UNITS
-    held_n = a[:, G.A_GIH_N]
-    held_w = a[:, G.A_GIH_W] / G.WIN_UNITS
+    player_wins = totals["strat_wins"].sum() / E.WIN_UNITS
+    held_n = a[:, E.AGG_GIH_N]
+    held_w = a[:, E.AGG_GIH_W] / E.WIN_UNITS
     with np.errstate(invalid="ignore", divide="ignore"):
         gih = held_w / held_n
         gns = (player_wins - held_w) / (player_games - held_n)
-        play = a[:, G.A_PLAYED_N] / held_n
+        play = a[:, E.AGG_PLAYED_N] / held_n
     return {"gih_wr": gih, "gns_wr": gns, "iwd": gih - gns, "play_rate": play}
 
 

@@ -10,6 +10,11 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from simsym.core.enums import (
+    RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_BONUS_WINE_SCORED, RULE_EITHER_SPLIT,
+    RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_SIZE, RULE_WINE_HI, RULE_WINE_LO,
+    RULE_WINE_SCORED,
+)
 from simsym.errors import InputError, Problems, did_you_mean, show
 
 
@@ -246,35 +251,21 @@ FIXED_RULINGS = """
 """
 
 
-# --- integer encoding for the kernels -------------------------------------------------------
-# Index constants into the int64 rule-parameter array the kernels read.
-R_WINE_LO = 0  # 3 entries: per Symposion type
-R_WINE_HI = 3  # 3 entries
-R_WINE_SCORED = 6
-R_NON_CONTAINER = 7
-R_MAX_VINTAGE = 8
-R_EITHER_SPLIT = 9
-R_IO_BARS_MW = 10
-R_BONUS_EQ = 11
-R_BONUS_ALL = 12
-R_BONUS_STACKS = 13
-R_BONUS_WINE_SCORED = 14
-R_SIZE = 15
-
+# --- integer encoding for the kernels: the rule array (layout in simsym.core.enums) -------
 
 def encode_rules(rules: RuleOptions) -> np.ndarray:
-    r = np.zeros(R_SIZE, dtype=np.int64)
+    r = np.zeros(RULE_SIZE, dtype=np.int64)
     for t in range(3):
         lo, hi = rules.wine_window(t)
-        r[R_WINE_LO + t] = lo
-        r[R_WINE_HI + t] = hi
-    r[R_WINE_SCORED] = rules.wine_counts == "scored"
-    r[R_NON_CONTAINER] = rules.non_container_wine
-    r[R_MAX_VINTAGE] = rules.max_vintage
-    r[R_EITHER_SPLIT] = rules.either_split
-    r[R_IO_BARS_MW] = rules.io_bars_mw
-    r[R_BONUS_EQ] = rules.social_bonus_equal
-    r[R_BONUS_ALL] = rules.social_bonus_all_equal
-    r[R_BONUS_STACKS] = rules.social_bonus_stacks
-    r[R_BONUS_WINE_SCORED] = rules.bonus_wine == "scored"
+        r[RULE_WINE_LO + t] = lo
+        r[RULE_WINE_HI + t] = hi
+    r[RULE_WINE_SCORED] = rules.wine_counts == "scored"
+    r[RULE_NON_CONTAINER] = rules.non_container_wine
+    r[RULE_MAX_VINTAGE] = rules.max_vintage
+    r[RULE_EITHER_SPLIT] = rules.either_split
+    r[RULE_IO_BARS_MW] = rules.io_bars_mw
+    r[RULE_BONUS_EQ] = rules.social_bonus_equal
+    r[RULE_BONUS_ALL] = rules.social_bonus_all_equal
+    r[RULE_BONUS_STACKS] = rules.social_bonus_stacks
+    r[RULE_BONUS_WINE_SCORED] = rules.bonus_wine == "scored"
     return r

@@ -11,13 +11,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simsym.core.enums import TYPE_NAMES
+from simsym.core.enums import (
+    SP_DISCARD_MAX, SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_FOCUS, SP_KEEP_THRESHOLD,
+    SP_LATE_RUN, SP_SIZE, SP_THRESHOLD, SP_TRADE, SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE,
+    SP_WINE_WEIGHT, TYPE_NAMES,
+)
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.yamlio import line_of
 
 FAMILIES = ("greedy", "patient", "specialist", "random", "python")
 BUILT_IN = FAMILIES[:4]  # what the numba engine runs; "python" is the reference engine's
-F_GREEDY, F_PATIENT, F_SPECIALIST, F_RANDOM = range(4)
 
 COMMON = {
     "discard_max": (4, 0, 30, "most cards discarded in the Symposiarch phase"),
@@ -45,10 +48,6 @@ SPECIFIC = {
     },
 }
 
-# Integer parameter layout for the kernels (one row a seat).
-P_FAMILY, P_DISCARD_MAX, P_KEEP_THRESHOLD, P_WINE_WEIGHT, P_TRADE, P_TRADE_CANDIDATES, \
-    P_TRADE_INACTIVE, P_THRESHOLD, P_LATE_RUN, P_FAVOURS, P_FOCUS, P_FALLBACK = range(12)
-P_SIZE = 12
 
 
 @dataclass(frozen=True)
@@ -151,17 +150,17 @@ def make_strategy(entry, file=None, line=None, key="strategies",
 
 def encode_strategy(s: StrategyConfig) -> np.ndarray:
     p = dict(s.params)
-    row = np.zeros(P_SIZE, np.int64)
-    row[P_FAMILY] = FAMILIES.index(s.family)
-    row[P_DISCARD_MAX] = p["discard_max"]
-    row[P_KEEP_THRESHOLD] = p["keep_threshold"]
-    row[P_WINE_WEIGHT] = p["wine_weight"]
-    row[P_TRADE] = p["trade"]
-    row[P_TRADE_CANDIDATES] = p["trade_candidates"]
-    row[P_TRADE_INACTIVE] = p["trade_inactive"]
-    row[P_THRESHOLD] = p.get("threshold", 0)
-    row[P_LATE_RUN] = p.get("late_run", 0)
-    row[P_FAVOURS] = TYPE_NAMES.index(p["favours"]) if "favours" in p else 0
-    row[P_FOCUS] = p.get("focus", 0)
-    row[P_FALLBACK] = p.get("fallback", True)
+    row = np.zeros(SP_SIZE, np.int64)
+    row[SP_FAMILY] = FAMILIES.index(s.family)  # FAM_GREEDY ... FAM_RANDOM
+    row[SP_DISCARD_MAX] = p["discard_max"]
+    row[SP_KEEP_THRESHOLD] = p["keep_threshold"]
+    row[SP_WINE_WEIGHT] = p["wine_weight"]
+    row[SP_TRADE] = p["trade"]
+    row[SP_TRADE_CANDIDATES] = p["trade_candidates"]
+    row[SP_TRADE_INACTIVE] = p["trade_inactive"]
+    row[SP_THRESHOLD] = p.get("threshold", 0)
+    row[SP_LATE_RUN] = p.get("late_run", 0)
+    row[SP_FAVOURS] = TYPE_NAMES.index(p["favours"]) if "favours" in p else 0
+    row[SP_FOCUS] = p.get("focus", 0)
+    row[SP_FALLBACK] = p.get("fallback", True)
     return row

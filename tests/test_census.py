@@ -1,7 +1,7 @@
 """The Symposia census: every play of the first games, broken down."""
 
 from simsym.analysis.census import census, census_findings
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.engine import play_logged, setup_for
 from simsym.scenario import BASE_SCENARIO, load_scenario
 
@@ -11,7 +11,7 @@ def test_census_counts_every_symposion_of_the_logs():
     c = census(sc, 25)
     setup = setup_for(sc)
     scores = [e for g in range(25) for e in play_logged(setup, g)[0].tolist()
-              if e[0] == G.EV_SCORE]
+              if e[0] == E.EV_SCORE]
     assert c["symposia"] == len(scores)
     assert sum(v["plays"] for v in c["by_type"].values()) == len(scores)
     mean = sum(v["plays"] * v["mean_score"] for v in c["by_type"].values() if v["plays"])

@@ -1,4 +1,4 @@
-"""The search kernel is compiled for one argument signature only.
+"""The search kernel and the game kernel's functions are compiled for one signature only.
 
 numba compiles a function once per distinct tuple of argument types, and a literal argument
 (``0``, ``-1``, ``True``) is a type of its own. Passing literals into the search used to compile
@@ -11,6 +11,7 @@ import numpy as np
 
 from simsym import bench
 from simsym.core import enums as E
+from simsym.core import game_nb as G
 from simsym.core import search_nb
 from simsym.engine import play_logged, run_chunk, setup_for
 from simsym.search import Searcher
@@ -32,9 +33,23 @@ def test_every_entry_point_shares_one_compiled_search(base):
     ws = np.empty(search_nb.workspace_size(9), np.int64)
     res = np.zeros(E.RES_SIZE, np.int64)
     bench._repeat_search_nb(hands, 9, setup.kinds, setup.rules, 1, res, ws)
+    bench.rollout_figures(base, games=1, turns=(3,), reps=1)  # rollouts
+    tb = setup.table()
+    src, dst = G.new_state(tb, 0), G.new_state(tb, 0)
+    G.setup(tb, src, 0, base.seed)
+    G.play_until(tb, src, 2, E.AT_KOMOS)
+    G.rollout_nb(tb, src, dst, np.array(src.seat_strat), src.rng[0])
 
     sigs = _signatures(search_nb._best_core)
     assert len(sigs) == 1, f"the search kernel was compiled for {len(sigs)} signatures: {sigs}"
     for wrapper in (search_nb.best_symposion_ws, search_nb.best_symposion_hint_ws,
                     search_nb.best_score_above_ws):
         assert len(_signatures(wrapper)) <= 1, wrapper.__name__
+    # The game kernel: each phase function, the trade code and the rollout API once each.
+    for f in (G.setup, G.end_check, G.amphorae_phase, G.symposiarch_phase, G.trading,
+              G.symposion_phase, G.komos_phase, G.record, G.step, G.play_until,
+              G.choose_symposiarch_discards, G.discard_and_redraw, G.choose_play, G.make_play,
+              G.choose_komos, G.komos_discard, G._attempt, G._offer, G._accepts, G.swap,
+              G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
+              G._hsearch_a, G._above_a, G._search_a):
+        assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))

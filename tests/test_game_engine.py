@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from replay import replay
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.engine import play_logged, run_chunk, setup_for
 from simsym.rules import RuleOptions
 from simsym.run.executor import run_games
@@ -54,21 +54,21 @@ def test_invariants_on_every_turn(name):
         events, row, cs = play_logged(setup, g)
         scores = replay(events, sc, searcher, comp)
         P = sc.players
-        assert list(row[G.R_FIXED:G.R_FIXED + P]) == scores
-        assert row[G.R_TURNS] == events[-1][2]
+        assert list(row[E.ROW_FIXED:E.ROW_FIXED + P]) == scores
+        assert row[E.ROW_TURNS] == events[-1][2]
         # Per-card counts agree with the log.
-        played = sum(1 for e in events if e[0] in (G.EV_PLAYCARD, G.EV_JOIN))
-        assert cs[:, :, G.C_PLAYED].sum() == played
-        opening = sum(1 for e in events if e[0] == G.EV_DRAW and e[3] == 0)
-        assert cs[:, :, G.C_OPENING].sum() == opening == P * sc.rules.hand_size
+        played = sum(1 for e in events if e[0] in (E.EV_PLAYCARD, E.EV_JOIN))
+        assert cs[:, :, E.CS_PLAYED].sum() == played
+        opening = sum(1 for e in events if e[0] == E.EV_DRAW and e[3] == 0)
+        assert cs[:, :, E.CS_OPENING].sum() == opening == P * sc.rules.hand_size
 
 
 def test_every_game_ends_or_is_counted_stalled():
     sc = scenario_with(rules=dict(turn_cap=12))
     rows, _ = run_chunk(setup_for(sc), 0, 50)
-    assert (rows[:, G.R_STALLED] == 1).all() and (rows[:, G.R_TURNS] == 12).all()
+    assert (rows[:, E.ROW_STALLED] == 1).all() and (rows[:, E.ROW_TURNS] == 12).all()
     rows, _ = run_chunk(setup_for(VARIANTS["base"]), 0, 200)
-    assert rows[:, G.R_STALLED].sum() == 0
+    assert rows[:, E.ROW_STALLED].sum() == 0
 
 
 def test_game_depends_on_seed_and_index_only():
@@ -100,22 +100,22 @@ def test_rotate_replays_each_deal_with_strategies_rotated():
     setup = setup_for(sc)
     rows, _ = run_chunk(setup, 0, 8)
     P = sc.players
-    strat = rows[:, G.R_FIXED + P:G.R_FIXED + 2 * P]
-    assert list(rows[:, G.R_DEAL]) == [0, 0, 0, 0, 1, 1, 1, 1]
+    strat = rows[:, E.ROW_FIXED + P:E.ROW_FIXED + 2 * P]
+    assert list(rows[:, E.ROW_DEAL]) == [0, 0, 0, 0, 1, 1, 1, 1]
     for r in range(P):
         assert list(strat[r]) == [(i + r) % P for i in range(P)]
     # The same deal: the same opening hands in every rotation.
     openings = []
     for g in range(4):
         ev, _, _ = play_logged(setup, g)
-        openings.append([tuple(e) for e in ev if e[0] == G.EV_DRAW and e[3] == 0])
+        openings.append([tuple(e) for e in ev if e[0] == E.EV_DRAW and e[3] == 0])
     assert all(o == openings[0] for o in openings)
 
 
 def test_random_seating_is_a_permutation_and_varies():
     setup = setup_for(VARIANTS["mixed-random"])
     rows, _ = run_chunk(setup, 0, 60)
-    strat = rows[:, G.R_FIXED + 4:G.R_FIXED + 8]
+    strat = rows[:, E.ROW_FIXED + 4:E.ROW_FIXED + 8]
     assert all(sorted(r) == [0, 1, 2, 3] for r in strat)
     assert len({tuple(r) for r in strat}) > 5
 

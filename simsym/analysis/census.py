@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.core.enums import TYPE_NAMES
 
 CENSUS_GAMES = 1000
@@ -32,11 +32,11 @@ def census(scenario, games: int = CENSUS_GAMES) -> dict:
         events, _, _ = play_logged(setup, g)
         in_play, ptype = [], None
         for code, a, b, c, d in events.tolist():
-            if code == G.EV_PLAY:
+            if code == E.EV_PLAY:
                 in_play, ptype = [], TYPE_NAMES[b]
-            elif code in (G.EV_PLAYCARD, G.EV_JOIN):
+            elif code in (E.EV_PLAYCARD, E.EV_JOIN):
                 in_play.append(b)
-            elif code == G.EV_SCORE:
+            elif code == E.EV_SCORE:
                 p = searcher.best(in_play, types=(ptype,), required=tuple(range(len(in_play))))
                 plays[ptype] += 1
                 points[ptype] += p.score

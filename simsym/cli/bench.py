@@ -26,7 +26,9 @@ from simsym.cli.common import scenario_option, scenario_or_base
 @click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
 def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_json):
     """Measure the search and the engines: numba vs reference, scaling, compile, memory."""
-    from simsym.bench import compile_figures, game_figures, million_figures, search_figures
+    from simsym.bench import (
+        compile_figures, game_figures, million_figures, rollout_figures, search_figures,
+    )
     from simsym.scenario import BASE_SCENARIO
 
     scenario = scenario_or_base(scenario_path)
@@ -37,6 +39,9 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_j
     figs.update(search_figures(scenario, hands=hands, ref_hands=ref_hands, reps=reps))
     say("measuring the engines ...")
     figs["engine"] = game_figures(scenario, games=games, ref_games=ref_games)
+    figs["engine_games_per_s"] = figs["engine"]["numba_games_per_s_1"]
+    say("measuring rollouts ...")
+    figs.update(rollout_figures(scenario))
     say("measuring compile times in fresh processes ...")
     figs.update(compile_figures())
     if million:
@@ -67,6 +72,8 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_j
         f"   ({e['reference_games']} games)",
         f"  ratio numba/reference        {e['ratio']:10,.0f}x",
         f"  summaries identical          {str(e['summaries_identical']):>10}",
+        f"  rollouts, all seats greedy   {figs['rollouts_per_s']:10,.0f} /s"
+        f"   (from mid-game, {figs['rollout_turns_mean']:.1f} turns each)",
         "",
         "compile (first call in a fresh process)",
         f"  cold (empty numba cache)     {figs['compile_cold_s']:10.1f} s",

@@ -1,4 +1,29 @@
-"""Integer layouts shared by the encoders and the kernels."""
+"""Every integer layout and constant the kernels share, in one module without numba.
+
+The encoders (simsym.cards.encode, simsym.rules, simsym.strategies, simsym.engine), the
+kernels (simsym.core.game_nb, simsym.core.search_nb) and the readers of their output
+(simsym.run, simsym.analysis, ...) all import their layouts from here, so importing a layout
+never compiles or loads a kernel. Each layout has a prefix of its own:
+
+| prefix | array | filled by |
+| --- | --- | --- |
+| ``T_`` | Symposion type codes | |
+| ``CF_``, ``OPT_`` | card table (one row a kind) | simsym.cards.encode |
+| ``RES_``, ``CH_`` | result row of the search | search_nb |
+| ``RULE_`` | rule array | simsym.rules.encode_rules |
+| ``GP_`` | game parameters | simsym.engine.setup_for |
+| ``SP_``, ``FAM_`` | strategy parameters (one row a strategy) | simsym.strategies |
+| ``GS_``, ``AT_`` | game-state scalars and where a game stands | game_nb |
+| ``EV_`` | event codes (docs/game-engine.md section 7) | game_nb |
+| ``CS_`` | per seat and kind card statistics of a game | game_nb |
+| ``ROW_`` | per-game result row | game_nb |
+| ``AGG_`` | per strategy and kind aggregate of a chunk | game_nb |
+| ``MEMO_`` | per-seat memo of hand searches | game_nb |
+| ``BT_`` | trade-candidate bound table | game_nb |
+
+The search's private layouts (its workspace rows, ``S_``, ``A_``, ``X_``, and its groups
+``G_``) stay in search_nb, which alone reads them.
+"""
 
 # Symposion types, in the canonical order (also the tie-break order).
 T_INTELLECTUAL = 0
@@ -66,3 +91,131 @@ RES_SIZE = RES_PER_CARD + MAX_HAND
 #  + 4096 * (1 if counted as a woman).
 CH_E_SHIFT = 8
 CH_WOMAN = 4096
+
+
+# --- the rule array (simsym.rules.encode_rules) ----------------------------------------------
+RULE_WINE_LO = 0  # 3 entries: per Symposion type
+RULE_WINE_HI = 3  # 3 entries
+RULE_WINE_SCORED = 6
+RULE_NON_CONTAINER = 7
+RULE_MAX_VINTAGE = 8
+RULE_EITHER_SPLIT = 9
+RULE_IO_BARS_MW = 10
+RULE_BONUS_EQ = 11
+RULE_BONUS_ALL = 12
+RULE_BONUS_STACKS = 13
+RULE_BONUS_WINE_SCORED = 14
+RULE_SIZE = 15
+
+# --- game parameters (int64 array ``gp``, simsym.engine.setup_for) ---------------------------
+GP_HAND_SIZE = 0
+GP_DECK_RUNS = 1
+GP_TURN_CAP = 2
+GP_DISCARD_LIMIT = 3
+GP_TRADING = 4
+GP_BETWEEN = 5
+GP_UNEVEN = 6
+GP_MAX_TRADES = 7
+GP_KOMOS = 8
+GP_MAY_JOIN = 9
+GP_CHAIN = 10
+GP_SYMPOSIA = 11
+GP_SEATING = 12  # SEATING_MIRROR, SEATING_ROTATE or SEATING_RANDOM
+GP_PLAYERS = 13
+GP_COMP = 14  # then one a seat (6)
+GP_SIZE = GP_COMP + 6
+SEATING_MIRROR, SEATING_ROTATE, SEATING_RANDOM = range(3)
+MAX_PLAYERS = 6
+
+# --- strategies: families and the parameter row (simsym.strategies.encode_strategy) ----------
+FAM_GREEDY, FAM_PATIENT, FAM_SPECIALIST, FAM_RANDOM = range(4)
+SP_FAMILY, SP_DISCARD_MAX, SP_KEEP_THRESHOLD, SP_WINE_WEIGHT, SP_TRADE, SP_TRADE_CANDIDATES, \
+    SP_TRADE_INACTIVE, SP_THRESHOLD, SP_LATE_RUN, SP_FAVOURS, SP_FOCUS, SP_FALLBACK = range(12)
+SP_SIZE = 12
+
+# --- the game state (game_nb.State): its scalars, ``sc`` -------------------------------------
+GS_NPILE = 0  # cards in the draw pile (its top is pile[GS_NPILE - 1])
+GS_NDISC = 1  # cards in the discard pile
+GS_RUNS = 2  # deck runs ended
+GS_NEV = 3  # events logged
+GS_MAXEV = 4  # room for events (0: no log)
+GS_TURN = 5
+GS_AT = 6  # where the game stands: an AT_ code below
+GS_STALLED = 7
+GS_TRADES = 8  # swaps made in the game
+GS_MADE = 9  # swaps made in this turn's Symposiarch phase
+GS_TSTEP = 10  # trading: 0 the active seat's attempts, s > 0 the attempt of seat a + s next
+GS_DEAL = 11
+GS_SIZE = 12
+# Phase boundaries: the state is "at" the start of one of these (docs/game-engine.md,
+# "Rollouts"). A turn goes AT_TURN (end checks, TURN event), AT_AMPHORAE, AT_DISCARDS
+# (Symposiarch discards and redraws), AT_TRADING, AT_SYMPOSION, AT_KOMOS, then the next turn.
+AT_DEAL, AT_TURN, AT_AMPHORAE, AT_DISCARDS, AT_TRADING, AT_SYMPOSION, AT_KOMOS, AT_OVER = \
+    range(8)
+
+# --- events: docs/game-engine.md section 7 ---------------------------------------------------
+EV_TURN, EV_DRAW, EV_RUN_END, EV_DISCARD, EV_TRADE, EV_PLAY, EV_PLAYCARD, EV_JOIN, EV_SCORE, \
+    EV_END = range(1, 11)
+EV_SIZE = 5  # code and four fields
+SRC_DEAL, SRC_AMPHORAE, SRC_SYMPOSIARCH, SRC_ANDRON = range(4)  # DRAW sources
+DISCARD_SYMPOSIARCH, DISCARD_KOMOS = 1, 2  # DISCARD phases
+
+# --- per seat and kind statistics of one game (``cs``, docs section 8) -----------------------
+CS_OPENING, CS_DRAWN, CS_RECEIVED, CS_HELD, CS_PLAYED, CS_POINTS, CS_END, CS_DISCARDED = range(8)
+CS_SIZE = 8
+
+# --- the per-game row: these, then P seat scores, P seat strategies, P symposia, 3P points by
+# type (seat-major) ----------------------------------------------------------------------------
+ROW_DEAL = 0
+ROW_TURNS = 1
+ROW_STALLED = 2
+ROW_TRADES = 3
+ROW_FIXED = 4
+
+# --- the per strategy and kind aggregate of a chunk (``agg``), summed over player-games ------
+AGG_OH_N = 0  # player-games where the card was in the opening hand
+AGG_OH_W = 1  # ... and their win units (WIN_UNITS a whole win)
+AGG_GD_N = 2  # drawn later and not in the opening hand
+AGG_GD_W = 3
+AGG_GIH_N = 4  # held at any time
+AGG_GIH_W = 5
+AGG_PLAYED = 6  # times played
+AGG_PLAYED_N = 7  # player-games where played at least once
+AGG_POINTS = 8  # points of the Symposia it was played in
+AGG_END = 9  # held at game end (count)
+AGG_DISCARDED = 10  # discarded unplayed (count)
+AGG_TRADED = 11  # received by trade (count)
+AGG_HELD_UNPLAYED_N = 12  # player-games where held but never played ("dead")
+AGG_SIZE = 13
+WIN_UNITS = 60  # divisible by 1..6: tied wins stay whole numbers
+
+ALL_TYPES = 7  # the type mask of every Symposion type
+
+# --- the per-seat memo of hand searches (``memo``, int64 (P, MEMO_SIZE)) ---------------------
+# The hand's version (bumped by every mutation), the seat's own type mask, a lower bound on
+# the score of its own best play (0 when unknown; every card removal resets it), then per
+# type mask the version its cached search result is for, and the results.
+MEMO_VER = 0
+MEMO_OWN = 1
+MEMO_LB = 2
+MEMO_CVER = 3
+MEMO_RES = MEMO_CVER + 8
+MEMO_SIZE = MEMO_RES + 8 * RES_SIZE
+
+# --- the trade-candidate bound table (``bt``, int64) -----------------------------------------
+# A header, then per (kind, group) a row of BT_W: usable in the group, best value of a usable
+# wineless option (0 if none), number of usable options, their largest counted wine, then
+# (counted wine, value) of each. Groups as in the search: Intellectual twice (without IO
+# cards; with them but no WC/MW), Social, Hedonistic. The state's ``bscr`` holds per group a
+# scratch block of BT_SCR: the base value, the knapsack's wine cap, the knapsack row and, per
+# counted wine of the card to add, the best knapsack value.
+BT_ON = 0  # 1 when the bound may be used
+BT_LO = 1  # 4 entries: per group
+BT_HI = 5
+BT_BONUS = 9
+BT_MAXCW = 13  # largest counted wine of a usable option of any kind, per group
+BT_TAB = 20
+BT_W = 4 + 2 * MAX_OPTIONS
+BT_WMAX = 64
+BT_SCR = 2 + 2 * (BT_WMAX + 1)
+BT_NEG = -(1 << 40)

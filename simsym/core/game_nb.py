@@ -2,117 +2,278 @@
 
 One call of :func:`run_chunk_nb` plays games ``g0 .. g1-1`` and writes per-game rows and
 aggregate counts into arrays the caller allocated. Game ``g`` depends on (seed, g) alone.
-The plain-Python statement of the same contract is simsym/reference/game.py.
+The plain-Python statement of the same contract is simsym/reference/game.py, and this module
+follows it phase by phase: :func:`setup`, :func:`end_check`, :func:`amphorae_phase`,
+:func:`symposiarch_phase` (the discards and redraws), :func:`trading`,
+:func:`symposion_phase`, :func:`komos_phase` and :func:`record`.
+
+Two records carry everything (namedtuples of arrays, which numba compiles and caches):
+
+* :class:`Table`, read-only while games are played: the card table, the rule array, the game
+  parameters, the copies per kind, the strategy tables (one row a strategy: parameters, keep
+  values, trade-candidate order) and the trade bound table. Built once by
+  ``simsym.engine.Setup.table()``.
+* :class:`State`, one game in progress: its scalars ``sc`` (layout ``GS_*`` in
+  simsym.core.enums; scalars that change live in this small array), its stream, the piles,
+  the hands, the scores and statistics, the per-seat memo of searches, the strategy each seat
+  plays, the event log and the scratch arrays. Allocated once (:func:`new_state`) and reset by
+  :func:`setup` for every game, so nothing is allocated per game.
+
+A state knows where it stands (``sc[GS_AT]``, an ``AT_*`` phase boundary), so a game can be
+stopped at any phase boundary and played on from there (:func:`play_until`, :func:`step`).
+
+Rollouts (docs/game-engine.md, "Rollouts"): :func:`rollout_nb` copies a state into another,
+preallocated one (:func:`copy_state`, no allocation), gives every seat a strategy (a policy:
+one row of the strategy tables per seat, e.g. each seat's own or ``Setup.greedy`` for all),
+replaces the game's stream by one the caller gives (:func:`key_stream_nb` derives one from a
+key such as (seed, game, turn, seat, decision, iteration)) and plays to the end; it returns
+the final scores. A decision can be evaluated by applying it to a copy
+(:func:`discard_and_redraw`, :func:`make_play`, :func:`komos_discard`) and rolling that out.
+What a seat knows, for re-dealing the cards it has not seen: the discard pile's counts
+(``dcount``), the cards each seat played (``cs[:, :, CS_PLAYED]``), the hand sizes (``hn``)
+and the runs ended (``sc[GS_RUNS]``).
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    CF_AL, CF_DRAW_USABLE, CF_DRAWS, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, MAX_OPTIONS, OPT_E, OPT_H,
-    OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE,
+    AGG_DISCARDED, AGG_END, AGG_GD_N, AGG_GD_W, AGG_GIH_N, AGG_GIH_W, AGG_HELD_UNPLAYED_N,
+    AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES,
+    AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
+    BT_BONUS, BT_HI, BT_LO, BT_MAXCW, BT_NEG, BT_ON, BT_SCR, BT_TAB, BT_W, BT_WMAX, CF_AL,
+    CF_DRAW_USABLE, CF_DRAWS, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CS_DISCARDED, CS_DRAWN, CS_END,
+    CS_HELD, CS_OPENING, CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS,
+    DISCARD_SYMPOSIARCH, EV_DISCARD, EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD,
+    EV_RUN_END, EV_SCORE, EV_SIZE, EV_TRADE, EV_TURN, FAM_GREEDY, FAM_PATIENT, FAM_RANDOM,
+    FAM_SPECIALIST, GP_BETWEEN, GP_CHAIN, GP_COMP, GP_DECK_RUNS, GP_DISCARD_LIMIT,
+    GP_HAND_SIZE, GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN, GP_PLAYERS, GP_SEATING, GP_SYMPOSIA,
+    GP_TRADING, GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL, GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV,
+    GS_NPILE, GS_RUNS, GS_SIZE, GS_STALLED, GS_TRADES, GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB,
+    MEMO_OWN, MEMO_RES, MEMO_SIZE, MEMO_VER, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE,
+    OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE, ROW_DEAL, ROW_FIXED,
+    ROW_STALLED, ROW_TRADES, ROW_TURNS, RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS,
+    RULE_IO_BARS_MW, RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM,
+    SEATING_ROTATE, SP_DISCARD_MAX, SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD,
+    SP_LATE_RUN, SP_THRESHOLD, SP_TRADE, SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SRC_AMPHORAE,
+    SRC_ANDRON, SRC_DEAL, SRC_SYMPOSIARCH, WIN_UNITS,
 )
-from simsym.core.rng_nb import below_nb, shuffle_nb, stream_state_nb, SEATING_SALT
+from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
     G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
 )
-from simsym.rules import (
-    R_BONUS_ALL, R_BONUS_EQ, R_BONUS_STACKS, R_IO_BARS_MW, R_WINE_HI, R_WINE_LO, R_WINE_SCORED,
-)
-from simsym.strategies import (
-    F_GREEDY, F_PATIENT, F_RANDOM, F_SPECIALIST, P_DISCARD_MAX, P_FALLBACK, P_FAMILY,
-    P_FAVOURS, P_KEEP_THRESHOLD, P_LATE_RUN, P_THRESHOLD, P_TRADE, P_TRADE_CANDIDATES,
-    P_TRADE_INACTIVE,
-)
 
-# Game rule parameters (int64 array ``gp``), built by simsym.engine.
-G_HAND_SIZE = 0
-G_DECK_RUNS = 1
-G_TURN_CAP = 2
-G_DISCARD_LIMIT = 3
-G_TRADING = 4
-G_BETWEEN = 5
-G_UNEVEN = 6
-G_MAX_TRADES = 7
-G_KOMOS = 8
-G_MAY_JOIN = 9
-G_CHAIN = 10
-G_SYMPOSIA = 11
-G_SEATING = 12  # 0 mirror, 1 rotate, 2 random
-G_PLAYERS = 13
-G_COMP = 14  # then one a seat (6)
-G_SIZE = G_COMP + 6
+# Reference counting: numba increfs every array of a record when a function it has not
+# inlined receives the record, and decrefs them when it returns (two atomic operations a
+# field, ~70 a call here); across the phase functions and the trade code that cost more than
+# the rest of the engine. The functions below neither allocate nor hand an array to Python,
+# so they are compiled without reference counting (numba's option ``_nrt=False``); the few
+# that allocate or return arrays to Python keep it (``@njit(cache=True)``). The rule that
+# keeps this safe: a function with it never calls one without it that returns an array (it
+# would release a reference it was never given).
+NO_RC = dict(cache=True, _nrt=False)
 
-# Scalars of the game state (int64 array ``st``).
-ST_NPILE = 0
-ST_NDISC = 1
-ST_RUNS = 2
-ST_NEV = 3
-ST_MAXEV = 4
-ST_SIZE = 5
+# The read-only record of a run (see the module docstring).
+Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
+                             "keep_table", "cand_table", "bt"))
 
-# Events: docs/game-engine.md section 7.
-EV_TURN, EV_DRAW, EV_RUN_END, EV_DISCARD, EV_TRADE, EV_PLAY, EV_PLAYCARD, EV_JOIN, EV_SCORE, \
-    EV_END = range(1, 11)
+# One game in progress. The fields up to ``ev`` are the game; the rest is scratch, which
+# copy_state does not copy.
+State = namedtuple("State", (
+    "sc",  # int64 (GS_SIZE,): the scalars of the game, GS_*
+    "rng",  # uint64 (1,): the stream every random choice draws from
+    "pile",  # int64 (D,): the draw pile, its top at pile[sc[GS_NPILE] - 1]
+    "disc",  # int64 (D,): the discard pile, sc[GS_NDISC] cards in pile order
+    "dcount",  # int64 (K,): cards of each kind in the discard pile
+    "hands",  # int64 (P, D + 8): each seat's hand, sorted, hn[p] cards
+    "hn",  # int64 (P,)
+    "score",  # int64 (P,)
+    "symposia",  # int64 (P,)
+    "by_type",  # int64 (P, 3): points by Symposion type
+    "cs",  # int64 (P, K, CS_SIZE): per seat and kind statistics (docs section 8)
+    "memo",  # int64 (P, MEMO_SIZE): per seat, its hand's version and cached searches
+    "strat",  # int64 (P,): the row of the strategy tables each seat plays now (its policy)
+    "seat_strat",  # int64 (P,): the strategy seated there for the game (what it reports)
+    "ev",  # int64 (n, EV_SIZE): the event log (sc[GS_MAXEV] rows may be written)
+    "tmp", "tmp2", "tmp3", "order", "inplay", "queue",  # int64 scratch of a hand or two
+    "res",  # int64 (RES_SIZE,): a search result
+    "sws",  # the search's workspace
+    "bscr",  # int64 (4 * BT_SCR,): the trade bound's scratch
+))
+N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
 
-# Per seat and kind statistics of one game (``cs``), docs section 8.
-C_OPENING, C_DRAWN, C_TRADED, C_HELD, C_PLAYED, C_POINTS, C_END, C_DISCARDED = range(8)
-C_SIZE = 8
+# What a memoised hand search tells its callers.
+Best = namedtuple("Best", ("type", "score", "mask"))
 
-# Per-game row (``rows``): then P seat scores, P seat strategies, P symposia, 3P points by type.
-R_DEAL = 0
-R_TURNS = 1
-R_STALLED = 2
-R_TRADES = 3
-R_SEATS = 4
-R_FIXED = 4
 
-ALL_TYPES = 7
+# --- allocation and copying ------------------------------------------------------------------
+
+@njit(cache=True)
+def deck_size(copies):
+    D = 0
+    for k in range(copies.shape[0]):
+        D += copies[k]
+    return D
 
 
 @njit(cache=True)
-def _log(ev, st, code, a, b, c, d):
-    n = st[ST_NEV]
-    if n < st[ST_MAXEV]:
+def new_state(tb, maxev):
+    """A state for games of the table, with room for ``maxev`` events (0: no log)."""
+    P = tb.gp[GP_PLAYERS]
+    K = tb.kinds.shape[0]
+    D = deck_size(tb.copies)
+    H = D + 8
+    sc = np.zeros(GS_SIZE, np.int64)
+    sc[GS_MAXEV] = maxev
+    return State(sc, np.zeros(1, np.uint64), np.zeros(D, np.int64), np.zeros(D, np.int64),
+                 np.zeros(K, np.int64), np.zeros((P, H), np.int64), np.zeros(P, np.int64),
+                 np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros((P, 3), np.int64),
+                 np.zeros((P, K, CS_SIZE), np.int64), np.zeros((P, MEMO_SIZE), np.int64),
+                 np.zeros(P, np.int64), np.zeros(P, np.int64),
+                 np.zeros((max(maxev, 1), EV_SIZE), np.int64),
+                 np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
+                 np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(2 * H, np.int64),
+                 np.zeros(RES_SIZE, np.int64), np.zeros(workspace_size(H), np.int64),
+                 np.zeros(4 * BT_SCR, np.int64))
+
+
+@njit(cache=True)
+def copy_state(src, dst):
+    """Copy the game of ``src`` into ``dst`` (a state of the same table; nothing is
+    allocated and nothing of ``src`` is shared). ``dst`` keeps its own event log: its count
+    restarts at 0 and its room (sc[GS_MAXEV]) stays."""
+    maxev = dst.sc[GS_MAXEV]
+    dst.sc[:] = src.sc
+    dst.sc[GS_NEV] = 0
+    dst.sc[GS_MAXEV] = maxev
+    dst.rng[0] = src.rng[0]
+    dst.pile[:] = src.pile
+    dst.disc[:] = src.disc
+    dst.dcount[:] = src.dcount
+    dst.hands[:, :] = src.hands
+    dst.hn[:] = src.hn
+    dst.score[:] = src.score
+    dst.symposia[:] = src.symposia
+    dst.by_type[:, :] = src.by_type
+    dst.cs[:, :, :] = src.cs
+    dst.memo[:, :] = src.memo
+    dst.strat[:] = src.strat
+    dst.seat_strat[:] = src.seat_strat
+
+
+@njit(cache=True)
+def key_stream_nb(seed, key):
+    """A stream state from a seed and a key (an int64 array, e.g. game, turn, seat, decision,
+    iteration): splitmix64's finaliser folded over the key, so every key has its own stream
+    and none is the game's own (those fold one value, the deal)."""
+    x = mix64_nb(mix64_nb(np.uint64(seed)) ^ np.uint64(key.shape[0] + 0x5011))
+    for i in range(key.shape[0]):
+        x = mix64_nb(x ^ np.uint64(key[i]))
+    return x
+
+
+@njit(**NO_RC)
+def set_policy(tb, s, policy):
+    """Seat p plays row policy[p] of the strategy tables from now on."""
+    for p in range(s.strat.shape[0]):
+        if s.strat[p] != policy[p]:
+            s.strat[p] = policy[p]
+            s.memo[p, MEMO_OWN] = _own_types(tb.strat_params[policy[p]])
+            s.memo[p, MEMO_LB] = 0  # a bound on the old strategy's own best play
+
+
+@njit(cache=True)
+def rollout_nb(tb, src, dst, policy, stream):
+    """Copy ``src`` into ``dst``, give seat p the strategy row policy[p], draw from the
+    stream state ``stream`` (uint64) instead of the game's, and play the copy from its phase
+    boundary to the end. Returns dst's final scores (a view of dst.score); ``src`` is left
+    as it was."""
+    copy_state(src, dst)
+    set_policy(tb, dst, policy)
+    dst.rng[0] = np.uint64(stream)
+    play_until(tb, dst, np.int64(-1), np.int64(-1))
+    return dst.score
+
+
+# --- plumbing --------------------------------------------------------------------------------
+
+# The helpers below that a phase calls many times take the arrays they touch rather than the
+# records: numba increfs every array of a record argument on entry to a function it does not
+# inline (and decrefs on exit), which cost more than the rest of the engine when every helper
+# took the records.
+
+@njit(**NO_RC)
+def _log(ev, sc, code, a, b, c, d):
+    n = sc[GS_NEV]
+    if n < sc[GS_MAXEV]:
         ev[n, 0] = code
         ev[n, 1] = a
         ev[n, 2] = b
         ev[n, 3] = c
         ev[n, 4] = d
-        st[ST_NEV] = n + 1
+        sc[GS_NEV] = n + 1
 
 
-@njit(cache=True)
-def _draw(rng, st, pile, disc, dcount, gp, ev):
+@njit(**NO_RC)
+def _draw(tb, s):
     """docs section 4: a kind, or -1 when nothing can be drawn."""
-    if st[ST_NPILE] == 0:
-        if st[ST_NDISC] == 0:
+    return _draw_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev)
+
+
+@njit(**NO_RC)
+def _draw_a(rng, sc, pile, disc, dcount, deck_runs, ev):
+    if sc[GS_NPILE] == 0:
+        if sc[GS_NDISC] == 0:
             return -1
-        if st[ST_RUNS] == gp[G_DECK_RUNS]:
+        if sc[GS_RUNS] == deck_runs:
             return -1
-        st[ST_RUNS] += 1
-        if st[ST_RUNS] == gp[G_DECK_RUNS]:
-            _log(ev, st, EV_RUN_END, st[ST_RUNS], 0, 0, 0)
+        sc[GS_RUNS] += 1
+        if sc[GS_RUNS] == deck_runs:
+            _log(ev, sc, EV_RUN_END, sc[GS_RUNS], 0, 0, 0)
             return -1
-        n = st[ST_NDISC]
+        n = sc[GS_NDISC]
         for i in range(n):
             pile[i] = disc[i]
-        for i in range(dcount.shape[0]):
-            dcount[i] = 0
-        st[ST_NDISC] = 0
-        st[ST_NPILE] = n
+        dcount[:] = 0
+        sc[GS_NDISC] = 0
+        sc[GS_NPILE] = n
         shuffle_nb(rng, pile, n)
-        _log(ev, st, EV_RUN_END, st[ST_RUNS], n, 0, 0)
-    st[ST_NPILE] -= 1
-    return pile[st[ST_NPILE]]
+        _log(ev, sc, EV_RUN_END, sc[GS_RUNS], n, 0, 0)
+    sc[GS_NPILE] -= 1
+    return pile[sc[GS_NPILE]]
 
 
-@njit(cache=True)
+@njit(**NO_RC)
+def _draw_to(tb, s, p, source):
+    """A draw into seat p's hand (logged and counted) when one can be made: the kind, or -1."""
+    return _draw_to_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev, s.cs,
+                      s.hands, s.hn, s.memo, p, source)
+
+
+@njit(**NO_RC)
+def _draw_to_a(rng, sc, pile, disc, dcount, deck_runs, ev, cs, hands, hn, memo, p, source):
+    c = _draw_a(rng, sc, pile, disc, dcount, deck_runs, ev)
+    if c >= 0:
+        _log(ev, sc, EV_DRAW, p, c, source, 0)
+        _card_gain(cs, p, c, CS_OPENING if source == SRC_DEAL else CS_DRAWN)
+        _hand_add(hands, hn, memo, p, c)
+    return c
+
+
+@njit(**NO_RC)
+def _card_gain(cs, p, k, col):
+    cs[p, k, col] += 1
+    cs[p, k, CS_HELD] = 1
+
+
+@njit(**NO_RC)
 def _hand_add(hands, hn, memo, p, k):
     """Insert kind k into seat p's hand, kept sorted (and bump the hand's version)."""
-    memo[p, M_VER] += 1
+    memo[p, MEMO_VER] += 1
     q = hn[p]
     while q > 0 and hands[p, q - 1] > k:
         hands[p, q] = hands[p, q - 1]
@@ -121,12 +282,12 @@ def _hand_add(hands, hn, memo, p, k):
     hn[p] += 1
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _hand_remove(hands, hn, memo, p, k):
     """Remove one card of kind k from seat p's hand (it must be there); bump its version and
     forget the lower bound on its best play."""
-    memo[p, M_VER] += 1
-    memo[p, M_LB] = 0
+    memo[p, MEMO_VER] += 1
+    memo[p, MEMO_LB] = 0
     n = hn[p]
     q = 0
     while hands[p, q] != k:
@@ -136,26 +297,38 @@ def _hand_remove(hands, hn, memo, p, k):
     hn[p] = n - 1
 
 
-@njit(cache=True)
-def _count(hands, hn, p, k):
-    c = 0
-    for q in range(hn[p]):
-        if hands[p, q] == k:
-            c += 1
-    return c
+@njit(**NO_RC)
+def _holds(H, n, k):
+    """Whether H[:n] holds a card of kind k."""
+    for q in range(n):
+        if H[q] == k:
+            return True
+    return False
 
 
-@njit(cache=True)
-def _discard_cards(cards, n, disc, dcount, st):
+@njit(**NO_RC)
+def _to_discard(s, p, cards, n, phase):
+    """Seat p's cards[:n] (out of its hand already) go to the discard pile in sorted order,
+    each logged DISCARD(p, kind, phase) and counted as discarded."""
+    _sort(cards, n)
+    cs = s.cs
+    for j in range(n):
+        _log(s.ev, s.sc, EV_DISCARD, p, cards[j], phase, 0)
+        cs[p, cards[j], CS_DISCARDED] += 1
+    _discard_cards(s.disc, s.dcount, s.sc, cards, n)
+
+
+@njit(**NO_RC)
+def _discard_cards(disc, dcount, sc, cards, n):
     """Append n cards to the discard pile in sorted order (cards is sorted in place)."""
     _sort(cards, n)
     for i in range(n):
-        disc[st[ST_NDISC]] = cards[i]
-        st[ST_NDISC] += 1
+        disc[sc[GS_NDISC]] = cards[i]
+        sc[GS_NDISC] += 1
         dcount[cards[i]] += 1
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _sort(a, n):
     for i in range(1, n):
         v = a[i]
@@ -166,7 +339,7 @@ def _sort(a, n):
         a[q] = v
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _discard_order(kinds_list, n, keep, order):
     """order[:n] = positions 0..n-1 of kinds_list sorted by keep asc, then kind desc."""
     for i in range(n):
@@ -180,117 +353,169 @@ def _discard_order(kinds_list, n, keep, order):
         order[q] = v
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _before(k1, k2, keep):
     if keep[k1] != keep[k2]:
         return keep[k1] < keep[k2]
     return k1 > k2
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _own_types(sp):
-    if sp[P_FAMILY] == F_SPECIALIST:
-        return 1 << sp[P_FAVOURS]
+    if sp[SP_FAMILY] == FAM_SPECIALIST:
+        return 1 << sp[SP_FAVOURS]
     return ALL_TYPES
 
 
 # Typed (non-literal) constants for calls into the search: numba compiles a function once per
 # distinct argument type, and a literal argument (0, -1, 7) is a type of its own, so passing
 # literals would compile the large search kernel once per literal seen (minutes, cold).
-@njit(cache=True)
+@njit(**NO_RC)
 def _no_req():
     return np.int64(0)
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _no_card():
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _all_types():
     return np.int64(ALL_TYPES)
 
 
-@njit(cache=True)
-def _search(hand, n, kinds, rules, req, types, res, sws):
+@njit(**NO_RC)
+def _search(tb, s, hand, n, req, types):
+    """best(hand[:n], types, required positions req): its score (0 if none), the result in
+    s.res."""
+    return _search_a(hand, n, tb.kinds, tb.rules, req, types, s.res, s.sws)
+
+
+@njit(**NO_RC)
+def _search_a(hand, n, kinds, rules, req, types, res, sws):
     best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
     return res[RES_SCORE] if res[RES_TYPE] >= 0 else 0
 
 
-@njit(cache=True)
-def _hsearch(p, types, hands, hn, memo, kinds, rules, sws):
+@njit(**NO_RC)
+def _above(tb, s, hand, n, req, types, floor):
+    """best_score_above_ws on the state's scratch."""
+    return _above_a(hand, n, tb.kinds, tb.rules, req, types, floor, s.res, s.sws)
+
+
+@njit(**NO_RC)
+def _above_a(hand, n, kinds, rules, req, types, floor, res, sws):
+    return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
+
+
+@njit(**NO_RC)
+def _hsearch(tb, s, p, types):
     """best(hand of seat p, types) with nothing required, memoised per seat and type mask on
-    the hand's version (every hand mutation bumps it): returns the result row (read-only).
+    the hand's version (every hand mutation bumps it): (type, score, mask) of the result.
 
     A search with the seat's own types starts from the seat's lower bound on the score (a
     hint: the answer is the same, see best_symposion_hint_ws) and refreshes the bound."""
-    r = memo[p, M_RES + types * RES_SIZE:M_RES + (types + 1) * RES_SIZE]
-    if memo[p, M_CVER + types] != memo[p, M_VER]:
-        if types == memo[p, M_OWN]:
+    off = _hsearch_a(tb.kinds, tb.rules, s.hands, s.hn, s.memo, s.sws, p, types)
+    r = s.memo[p]
+    return Best(r[off + RES_TYPE], r[off + RES_SCORE], r[off + RES_MASK])
+
+
+@njit(**NO_RC)
+def _hsearch_a(kinds, rules, hands, hn, memo, sws, p, types):
+    """The search of _hsearch; returns where its result row starts in memo[p]."""
+    off = MEMO_RES + types * RES_SIZE
+    r = memo[p, off:off + RES_SIZE]
+    if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:
+        if types == memo[p, MEMO_OWN]:
             best_symposion_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
-                                   memo[p, M_LB] - 1, r, sws)
-            memo[p, M_LB] = _score(r)
+                                   memo[p, MEMO_LB] - 1, r, sws)
+            memo[p, MEMO_LB] = r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
         else:
             best_symposion_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
-        memo[p, M_CVER + types] = memo[p, M_VER]
-    return r
+        memo[p, MEMO_CVER + types] = memo[p, MEMO_VER]
+    return off
 
 
-# Per-seat memo rows (``memo``, int64 (P, M_SIZE)): the hand's version (bumped by every
-# mutation), the seat's own type mask, a lower bound on the score of its own best play (0 when
-# unknown; every card removal resets it), then per type mask the version its cached search
-# result is for, and the results.
-M_VER = 0
-M_OWN = 1
-M_LB = 2
-M_CVER = 3
-M_RES = M_CVER + 8
-M_SIZE = M_RES + 8 * RES_SIZE
+@njit(**NO_RC)
+def _own_best(tb, s, p):
+    """B(hand) of seat p (docs 6.1): its own best play (type -1: none)."""
+    return _hsearch(tb, s, p, _own_types(tb.strat_params[s.strat[p]]))
 
 
-@njit(cache=True)
-def _memo_reset(memo, sparams, P):
-    for p in range(P):
-        memo[p, M_VER] = 0
-        memo[p, M_OWN] = _own_types(sparams[p])
-        memo[p, M_LB] = 0
-        for t in range(8):
-            memo[p, M_CVER + t] = -1
+@njit(**NO_RC)
+def _score(r):
+    return r.score if r.type >= 0 else 0
 
 
-# Trade-candidate bounds (``bt``, int64): a header, then per (kind, group) a row of BT_W:
-# usable in the group, best value of a usable wineless option (0 if none), number of usable
-# options, their largest counted wine, then (counted wine, value) of each. Groups as in the
-# search: Intellectual twice (without IO cards; with them but no WC/MW), Social, Hedonistic.
-# Then per group a scratch block: the base value, the knapsack's wine cap, the knapsack row
-# and, per counted wine of the card to add, the best knapsack value.
-BT_ON = 0  # 1 when the bound may be used
-BT_LO = 1  # 4 entries: per group
-BT_HI = 5
-BT_BONUS = 9
-BT_MAXCW = 13  # largest counted wine of a usable option of any kind, per group
-BT_TAB = 20
-BT_W = 4 + 2 * MAX_OPTIONS
-BT_WMAX = 64
-BT_SCR = 2 + 2 * (BT_WMAX + 1)
-BT_NEG = -(1 << 40)
+@njit(**NO_RC)
+def _play_mask(r):
+    return r.mask if r.type >= 0 else np.int64(0)
 
+
+@njit(**NO_RC)
+def _rest_in_discard_order(tb, s, p):
+    """rest(hand) of seat p (docs 6.1) into s.tmp and its discard order into s.order:
+    (how many, the mask of B(hand) over the hand, B's score)."""
+    r0 = _own_best(tb, s, p)
+    mask = _play_mask(r0)
+    nr = _rest(s.hands[p], s.hn[p], mask, s.tmp)
+    _discard_order(s.tmp, nr, tb.keep_table[s.strat[p]], s.order)
+    return nr, mask, _score(r0)
+
+
+@njit(**NO_RC)
+def _rest(hand, n, mask, out):
+    """Cards of the hand not in the play ``mask``; returns how many."""
+    m = 0
+    for q in range(n):
+        if not (mask >> q) & 1:
+            out[m] = hand[q]
+            m += 1
+    return m
+
+
+@njit(**NO_RC)
+def _without(H, n, k, out):
+    """Copy H[:n] into out without its first card of kind k (out may be H itself, the copy
+    only moves cards down); returns how many cards were copied."""
+    m = 0
+    skipped = False
+    for q in range(n):
+        if not skipped and H[q] == k:
+            skipped = True
+            continue
+        out[m] = H[q]
+        m += 1
+    return m
+
+
+@njit(**NO_RC)
+def _random_picks(s, p, n, out):
+    """docs 6.2/6.4 (random): up to n times remove hand[below(len(hand))] from seat p's
+    hand into out (stopping, without drawing, when the hand is empty); returns how many."""
+    nd = 0
+    for _ in range(n):
+        if s.hn[p] == 0:
+            break
+        c = s.hands[p, below_nb(s.rng, s.hn[p])]
+        _hand_remove(s.hands, s.hn, s.memo, p, c)
+        out[nd] = c
+        nd += 1
+    return nd
+
+
+# --- the trade-candidate bound ---------------------------------------------------------------
 
 @njit(cache=True)
 def bound_table_size(K):
-    return BT_TAB + K * 4 * BT_W + 4 * BT_SCR
+    return BT_TAB + K * 4 * BT_W
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _group_type_bit(g):
     """The type-mask bit of a search group."""
     return 1 << G_TYPE[g]
-
-
-@njit(cache=True)
-def _scratch(bt, g):
-    return bt.shape[0] - 4 * BT_SCR + g * BT_SCR
 
 
 @njit(cache=True)
@@ -298,19 +523,19 @@ def bound_table_nb(kinds, rules, bt):
     """Fill ``bt`` (bound_table_size(K) entries) for the card table and rules."""
     K = kinds.shape[0]
     bt[:] = 0
-    beq = rules[R_BONUS_EQ]
-    ball = rules[R_BONUS_ALL]
-    maxbonus = beq + ball if rules[R_BONUS_STACKS] != 0 else max(beq, ball)
+    beq = rules[RULE_BONUS_EQ]
+    ball = rules[RULE_BONUS_ALL]
+    maxbonus = beq + ball if rules[RULE_BONUS_STACKS] != 0 else max(beq, ball)
     on = 1
     for g in range(4):
         t = G_TYPE[g]
-        bt[BT_LO + g] = rules[R_WINE_LO + t]
-        bt[BT_HI + g] = rules[R_WINE_HI + t]
+        bt[BT_LO + g] = rules[RULE_WINE_LO + t]
+        bt[BT_HI + g] = rules[RULE_WINE_HI + t]
         bt[BT_BONUS + g] = max(maxbonus, 0) if g == 2 else 0
         if bt[BT_HI + g] < 0:
             on = 0
-    iobm = 1 if rules[R_IO_BARS_MW] != 0 else 0
-    wine_scored = rules[R_WINE_SCORED] != 0
+    iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
+    wine_scored = rules[RULE_WINE_SCORED] != 0
     for k in range(K):
         # The groups a kind may join and its options usable in each: the card table's derived
         # columns (simsym.cards.encode), as the search reads them.
@@ -348,14 +573,14 @@ def bound_table_nb(kinds, rules, bt):
     bt[BT_ON] = on
 
 
-@njit(cache=True)
-def _bound_prep(bt, H, m, types):
+@njit(**NO_RC)
+def _bound_prep(bt, scr, H, m, types):
     """For the cards H[:m] and each group of ``types``: per counted wine cw of one more card,
-    an upper bound on what the other cards add to a play holding it. A relaxation of the
-    search: each card at most once at a usable option's value, the counted wine inside the
-    group's window (a knapsack over the options with wine, every card otherwise counted at
-    its best wineless value or left out), requirements, Vintage and the like ignored.
-    False when the knapsack would be too wide (then no bound is used)."""
+    an upper bound on what the other cards add to a play holding it (into the scratch
+    ``scr``). A relaxation of the search: each card at most once at a usable option's value,
+    the counted wine inside the group's window (a knapsack over the options with wine, every
+    card otherwise counted at its best wineless value or left out), requirements, Vintage and
+    the like ignored. False when the knapsack would be too wide (then no bound is used)."""
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
@@ -368,13 +593,13 @@ def _bound_prep(bt, H, m, types):
         cap = min(cap, hi)
         if cap > BT_WMAX:
             return False
-        sc = _scratch(bt, g)
+        sc = g * BT_SCR
         dp = sc + 2  # best extra value (over the wineless ones) with counted wine exactly c
         bw = dp + BT_WMAX + 1
-        bt[sc + 1] = cap
-        bt[dp] = 0
+        scr[sc + 1] = cap
+        scr[dp] = 0
         for c in range(1, cap + 1):
-            bt[dp + c] = BT_NEG
+            scr[dp + c] = BT_NEG
         base = 0
         for q in range(m):
             row = BT_TAB + (H[q] * 4 + g) * BT_W
@@ -386,26 +611,26 @@ def _bound_prep(bt, H, m, types):
                 continue
             no = bt[row + 2]
             for c in range(cap, 0, -1):
-                b = bt[dp + c]
+                b = scr[dp + c]
                 for j in range(no):
                     cw = bt[row + 4 + 2 * j]
-                    if cw > 0 and cw <= c and bt[dp + c - cw] > BT_NEG:
-                        v = bt[dp + c - cw] + bt[row + 5 + 2 * j] - nw
+                    if cw > 0 and cw <= c and scr[dp + c - cw] > BT_NEG:
+                        v = scr[dp + c - cw] + bt[row + 5 + 2 * j] - nw
                         if v > b:
                             b = v
-                bt[dp + c] = b
-        bt[sc] = base
+                scr[dp + c] = b
+        scr[sc] = base
         for cw in range(cap + 1):
             b = BT_NEG
             for c in range(max(0, lo - cw), min(hi - cw, cap) + 1):
-                if bt[dp + c] > b:
-                    b = bt[dp + c]
-            bt[bw + cw] = b
+                if scr[dp + c] > b:
+                    b = scr[dp + c]
+            scr[bw + cw] = b
     return True
 
 
-@njit(cache=True)
-def _bound_may_beat(bt, w, types, floor):
+@njit(**NO_RC)
+def _bound_may_beat(bt, scr, w, types, floor):
     """False when no play of the prepared cards plus w, holding w, can score above floor."""
     for g in range(4):
         if not (types & _group_type_bit(g)):
@@ -413,83 +638,252 @@ def _bound_may_beat(bt, w, types, floor):
         row = BT_TAB + (w * 4 + g) * BT_W
         if bt[row] == 0:
             continue
-        sc = _scratch(bt, g)
-        cap = bt[sc + 1]
+        sc = g * BT_SCR
+        cap = scr[sc + 1]
         bw = sc + 2 + BT_WMAX + 1
-        top = floor - bt[sc] - bt[BT_BONUS + g]
+        top = floor - scr[sc] - bt[BT_BONUS + g]
         for j in range(bt[row + 2]):
             cw = bt[row + 4 + 2 * j]
             if cw > cap:  # more than the window allows (cap >= any card's wine otherwise)
                 continue
-            b = bt[bw + cw]
+            b = scr[bw + cw]
             if b > BT_NEG and b + bt[row + 5 + 2 * j] > top:
                 return True
     return False
 
 
-@njit(cache=True)
-def _score(r):
-    return r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
+# --- spec 3: setup ---------------------------------------------------------------------------
+
+@njit(**NO_RC)
+def setup(tb, s, g, seed):
+    """Reset the state to game ``g`` of a run with ``seed``: seating (docs 2), the game
+    stream, scores and statistics (docs 3.2). The state is then AT_DEAL: :func:`deal`
+    shuffles and deals."""
+    gp = tb.gp
+    P = gp[GP_PLAYERS]
+    sc = s.sc
+    seating = gp[GP_SEATING]
+    d = g // P if seating == SEATING_ROTATE else g  # the deal
+    # Seats' strategies (docs 2).
+    for i in range(P):
+        s.seat_strat[i] = tb.base_strat[i]
+    if seating == SEATING_ROTATE:
+        r = g % P
+        for i in range(P):
+            s.seat_strat[i] = tb.base_strat[(i + r) % P]
+    elif seating == SEATING_RANDOM:
+        s.rng[0] = stream_state_nb(np.uint64(seed) ^ np.uint64(SEATING_SALT), g)
+        shuffle_nb(s.rng, s.seat_strat, P)
+    maxev = sc[GS_MAXEV]
+    sc[:] = 0
+    sc[GS_MAXEV] = maxev
+    sc[GS_DEAL] = d
+    s.rng[0] = stream_state_nb(seed, d)
+    s.dcount[:] = 0
+    s.hn[:] = 0
+    s.symposia[:] = 0
+    s.by_type[:, :] = 0
+    s.cs[:, :, :] = 0
+    memo = s.memo
+    for i in range(P):
+        s.strat[i] = s.seat_strat[i]
+        s.score[i] = gp[GP_COMP + i]
+        # The per-seat memo of hand searches (docs: every decision is a function of the
+        # hand's multiset; the memo is keyed on a version every mutation bumps).
+        memo[i, MEMO_VER] = 0
+        memo[i, MEMO_OWN] = _own_types(tb.strat_params[s.strat[i]])
+        memo[i, MEMO_LB] = 0
+        for t in range(8):
+            memo[i, MEMO_CVER + t] = -1
+    sc[GS_AT] = AT_DEAL
 
 
-@njit(cache=True)
-def _rest(hand, n, mask, out):
-    """Cards of the hand not in the play ``mask``; returns how many."""
-    m = 0
-    for q in range(n):
-        if not (mask >> q) & 1:
-            out[m] = hand[q]
-            m += 1
-    return m
+@njit(**NO_RC)
+def deal(tb, s):
+    """docs 3.1 and 3.3: the pile in card-file order, shuffled, then the deal; the state
+    moves to AT_TURN of turn 0."""
+    P = tb.gp[GP_PLAYERS]
+    n = 0
+    pile = s.pile
+    copies = tb.copies
+    for k in range(copies.shape[0]):
+        for _ in range(copies[k]):
+            pile[n] = k
+            n += 1
+    shuffle_nb(s.rng, pile, n)
+    s.sc[GS_NPILE] = n
+    for _ in range(tb.gp[GP_HAND_SIZE]):
+        for i in range(P):
+            _draw_to(tb, s, i, SRC_DEAL)
+    s.sc[GS_AT] = AT_TURN
 
 
-@njit(cache=True)
-def _without(H, n, k, out):
-    """Copy H[:n] into out without its first card of kind k (out may be H itself, the copy
-    only moves cards down); returns how many cards were copied."""
-    m = 0
-    skipped = False
-    for q in range(n):
-        if not skipped and H[q] == k:
-            skipped = True
-            continue
-        out[m] = H[q]
-        m += 1
-    return m
+# --- spec 5: a turn --------------------------------------------------------------------------
+
+@njit(**NO_RC)
+def play_until(tb, s, turn, at):
+    """Play on from the state's phase boundary until it stands at phase ``at`` of turn
+    ``turn``, or to the end of the game (turn -1, or a point it never reaches)."""
+    sc = s.sc
+    while sc[GS_AT] != AT_OVER:
+        if sc[GS_TURN] == turn and sc[GS_AT] == at:
+            return
+        step(tb, s)
 
 
-@njit(cache=True)
-def _card_gain(cs, p, k, col):
-    cs[p, k, col] += 1
-    cs[p, k, C_HELD] = 1
+@njit(**NO_RC)
+def step(tb, s):
+    """Play the phase the state stands at, moving it to the next phase boundary."""
+    at = s.sc[GS_AT]
+    if at == AT_DEAL:
+        deal(tb, s)
+    elif at == AT_TURN:
+        end_check(tb, s)
+    elif at == AT_AMPHORAE:
+        amphorae_phase(tb, s)
+    elif at == AT_DISCARDS:
+        symposiarch_phase(tb, s)
+    elif at == AT_TRADING:
+        trading(tb, s)
+    elif at == AT_SYMPOSION:
+        symposion_phase(tb, s)
+    elif at == AT_KOMOS:
+        komos_phase(tb, s)
 
 
-@njit(cache=True)
-def _draw_to(p, source, rng, st, pile, disc, dcount, gp, ev, cs):
-    c = _draw(rng, st, pile, disc, dcount, gp, ev)
-    if c >= 0:
-        _log(ev, st, EV_DRAW, p, c, source, 0)
-        _card_gain(cs, p, c, C_OPENING if source == 0 else C_DRAWN)
-    return c
+@njit(**NO_RC)
+def end_check(tb, s):
+    """docs 5, start of a turn: the turn cap, then the end of the game; else TURN(turn, a)."""
+    sc = s.sc
+    P = tb.gp[GP_PLAYERS]
+    turn = sc[GS_TURN]
+    if turn == tb.gp[GP_TURN_CAP]:
+        sc[GS_STALLED] = 1
+        _log(s.ev, s.sc, EV_END, 1, turn, 0, 0)
+        sc[GS_AT] = AT_OVER
+        return
+    if sc[GS_RUNS] == tb.gp[GP_DECK_RUNS]:
+        any_legal = False
+        memo = s.memo
+        for i in range(P):
+            # A known positive bound on the seat's own best play (of its own types, a
+            # subset of all) means a legal play.
+            if memo[i, MEMO_LB] > 0 or _hsearch(tb, s, i, _all_types()).type >= 0:
+                any_legal = True
+                break
+        if not any_legal:
+            _log(s.ev, s.sc, EV_END, 0, turn, 0, 0)
+            sc[GS_AT] = AT_OVER
+            return
+    _log(s.ev, s.sc, EV_TURN, turn, turn % P, 0, 0)
+    sc[GS_MADE] = 0
+    sc[GS_TSTEP] = 0
+    sc[GS_AT] = AT_AMPHORAE
 
 
-@njit(cache=True)
-def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_order,
-             copies, dcount, ev, st, cs, res, tmp, tmp2, tmp3, order, sws, bt):
-    """One trade attempt by seat i (docs 6.5); True when a swap was made."""
-    spi = sparams[i]
+@njit(**NO_RC)
+def _active(tb, s):
+    return s.sc[GS_TURN] % tb.gp[GP_PLAYERS]
+
+
+@njit(**NO_RC)
+def amphorae_phase(tb, s):
+    a = _active(tb, s)
+    hn = s.hn
+    hand_size = tb.gp[GP_HAND_SIZE]
+    while hn[a] < hand_size:
+        if _draw_to(tb, s, a, SRC_AMPHORAE) < 0:
+            break
+    s.sc[GS_AT] = AT_DISCARDS
+
+
+@njit(**NO_RC)
+def symposiarch_phase(tb, s):
+    """docs 5.2 (a): the strategy's discards (6.2), then as many redraws."""
+    a = _active(tb, s)
+    nd = choose_symposiarch_discards(tb, s, a, s.inplay)
+    discard_and_redraw(tb, s, a, s.inplay, nd)
+
+
+@njit(**NO_RC)
+def choose_symposiarch_discards(tb, s, a, out):
+    """docs 6.2: seat a's discards into out (removed from its hand already); how many."""
+    sp = tb.strat_params[s.strat[a]]
+    limit = min(sp[SP_DISCARD_MAX], tb.gp[GP_DISCARD_LIMIT])
+    if sp[SP_FAMILY] == FAM_RANDOM:
+        return _random_picks(s, a, below_nb(s.rng, limit + 1), out)
+    nr, _, sd = _rest_in_discard_order(tb, s, a)
+    tmp = s.tmp
+    order = s.order
+    keep = tb.keep_table[s.strat[a]]
+    nd = 0
+    for j in range(min(limit, nr)):
+        c = tmp[order[j]]
+        if keep[c] >= sp[SP_KEEP_THRESHOLD]:
+            break
+        out[nd] = c
+        nd += 1
+    for j in range(nd):
+        _hand_remove(s.hands, s.hn, s.memo, a, out[j])
+    # The discards are all outside the best play, which the hand still holds.
+    s.memo[a, MEMO_LB] = sd
+    return nd
+
+
+@njit(**NO_RC)
+def discard_and_redraw(tb, s, a, cards, nd):
+    """Seat a's Symposiarch discards cards[:nd] (out of its hand already) go to the pile,
+    then nd redraws are tried; the state moves to AT_TRADING."""
+    _to_discard(s, a, cards, nd, DISCARD_SYMPOSIARCH)
+    for _ in range(nd):
+        _draw_to(tb, s, a, SRC_SYMPOSIARCH)
+    s.sc[GS_AT] = AT_TRADING
+
+
+@njit(**NO_RC)
+def trading(tb, s):
+    """docs 6.5: the active seat's attempts, then one attempt by each other seat that trades
+    when inactive, within max_trades_per_turn. Resumable at any attempt: sc[GS_MADE] counts
+    the swaps of the turn and sc[GS_TSTEP] says whose attempt is next."""
+    gp = tb.gp
+    sc = s.sc
+    P = gp[GP_PLAYERS]
+    a = _active(tb, s)
+    if gp[GP_TRADING]:
+        if sc[GS_TSTEP] == 0:
+            sp = tb.strat_params[s.strat[a]]
+            if sp[SP_TRADE] and sp[SP_FAMILY] != FAM_RANDOM:
+                while sc[GS_MADE] < gp[GP_MAX_TRADES]:
+                    if not _attempt(tb, s, a, _no_card()):
+                        break
+                    sc[GS_MADE] += 1
+            sc[GS_TSTEP] = 1
+        if gp[GP_BETWEEN]:
+            while sc[GS_TSTEP] < P and sc[GS_MADE] < gp[GP_MAX_TRADES]:
+                j = (a + sc[GS_TSTEP]) % P
+                sc[GS_TSTEP] += 1
+                spj = tb.strat_params[s.strat[j]]
+                if spj[SP_TRADE] and spj[SP_TRADE_INACTIVE]:
+                    if _attempt(tb, s, j, a):
+                        sc[GS_MADE] += 1
+    sc[GS_AT] = AT_SYMPOSION
+
+
+@njit(**NO_RC)
+def _attempt(tb, s, i, excl):
+    """One trade attempt by seat i (docs 6.5), asking no seat ``excl``; True when a swap was
+    made."""
+    spi = tb.strat_params[s.strat[i]]
     ti = _own_types(spi)
-    n = hn[i]
-    H = hands[i]
-    r0 = _hsearch(i, ti, hands, hn, memo, kinds, rules, sws)
-    S = _score(r0)
-    mask = r0[RES_MASK] if r0[RES_TYPE] >= 0 else 0
-    nr = _rest(H, n, mask, tmp)
+    n = s.hn[i]
+    H = s.hands[i]
+    tmp = s.tmp
+    tmp2 = s.tmp2
+    nr, _, S = _rest_in_discard_order(tb, s, i)
     if nr == 0:
         return False
-    _discard_order(tmp, nr, keep[i], order)
-    x = tmp[order[0]]
-    x2 = tmp[order[1]] if nr >= 2 else -1
+    x = tmp[s.order[0]]
+    x2 = tmp[s.order[1]] if nr >= 2 else -1
     # Candidates, best first; the first with the highest score after the swap.
     # A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
     # can beat max(S, the best so far), and only a candidate that beats it matters (the
@@ -499,462 +893,325 @@ def _attempt(i, excl, P, hands, hn, memo, kinds, rules, gp, sparams, keep, cand_
     # passed over without a search, which also leaves w* and S_w* as they are.
     m = _without(H, n, x, tmp2)
     wbit = np.int64(1) << m
-    use_bound = bt[BT_ON] != 0 and _bound_prep(bt, tmp2, m, ti)
-    K = cand_order.shape[1]
-    tc = spi[P_TRADE_CANDIDATES]
+    use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
+    cand = tb.cand_table[s.strat[i]]
+    dcount = s.dcount
+    copies = tb.copies
+    bt = tb.bt
+    bscr = s.bscr
+    tc = spi[SP_TRADE_CANDIDATES]
     found = 0
     wstar = _no_card()
     swstar = S
-    for r in range(K):
+    for r in range(cand.shape[0]):
         if found >= tc:
             break
-        w = cand_order[i, r]
-        if _count(hands, hn, i, w) > 0 or dcount[w] >= copies[w]:
+        w = cand[r]
+        if dcount[w] >= copies[w] or _holds(H, n, w):
             continue
         found += 1
-        if use_bound and not _bound_may_beat(bt, w, ti, swstar):
+        if use_bound and not _bound_may_beat(bt, bscr, w, ti, swstar):
             continue
         tmp2[m] = w  # H - x + w (w last: the search sorts its own copy)
-        sw = best_score_above_ws(tmp2, m + 1, kinds, rules, wbit, ti, swstar, res, sws)
+        sw = _above(tb, s, tmp2, m + 1, wbit, ti, swstar)
         if sw > swstar:
             swstar = sw
             wstar = w
     if wstar < 0:
         return False
-    if _offer(i, excl, P, wstar, x, _no_card(), swstar, hands, hn, memo, kinds, rules,
-              sparams, keep, res, tmp3, sws, ev, st, cs):
+    if _offer(tb, s, i, excl, wstar, x, _no_card(), swstar):
         return True
-    if gp[G_UNEVEN] and x2 >= 0:
+    if tb.gp[GP_UNEVEN] and x2 >= 0:
         m = _without(H, n, x, tmp2)
         m = _without(tmp2, m, x2, tmp2)
         tmp2[m] = wstar
         # best(H - x - x2 + w*) > S: plays without w* are plays of H (at most S).
-        s2 = best_score_above_ws(tmp2, m + 1, kinds, rules, np.int64(1) << m, ti, S, res, sws)
+        s2 = _above(tb, s, tmp2, m + 1, np.int64(1) << m, ti, S)
         if s2 < 0:
             return False
-        return _offer(i, excl, P, wstar, x, x2, s2, hands, hn, memo, kinds, rules, sparams,
-                      keep, res, tmp3, sws, ev, st, cs)
+        return _offer(tb, s, i, excl, wstar, x, x2, s2)
     return False
 
 
-@njit(cache=True)
-def _offer(i, excl, P, wstar, x, x2, s_new, hands, hn, memo, kinds, rules, sparams, keep,
-           res, tmp3, sws, ev, st, cs):
+@njit(**NO_RC)
+def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     """Seat i offers x (and x2 unless it is -1) for w*, to the other seats in turn order
     after it (but excl); the first that holds w*, trades and accepts gets the swap. s_new is
     seat i's best after it, exactly. True when a swap was made."""
-    for step in range(1, P):
-        h = (i + step) % P
+    P = tb.gp[GP_PLAYERS]
+    hands = s.hands
+    hn = s.hn
+    for step_ in range(1, P):
+        h = (i + step_) % P
         if h == excl:
             continue
-        if _count(hands, hn, h, wstar) == 0 or not sparams[h, P_TRADE]:
+        if not _holds(hands[h], hn[h], wstar) or not tb.strat_params[s.strat[h]][SP_TRADE]:
             continue
-        t2 = _accepts(h, wstar, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res,
-                      tmp3, sws)
+        t2 = _accepts(tb, s, h, wstar, x, x2)
         if t2 >= 0:
-            _hand_remove(hands, hn, memo, i, x)
-            if x2 >= 0:
-                _hand_remove(hands, hn, memo, i, x2)
-            _hand_add(hands, hn, memo, i, wstar)
-            _hand_remove(hands, hn, memo, h, wstar)
-            _hand_add(hands, hn, memo, h, x)
-            if x2 >= 0:
-                _hand_add(hands, hn, memo, h, x2)
-            memo[i, M_LB] = s_new  # best_i of the new hand, exactly
-            memo[h, M_LB] = t2  # best_h of the new hand, exactly
-            _log(ev, st, EV_TRADE, i, h, x, wstar)
-            if x2 >= 0:
-                _log(ev, st, EV_TRADE, i, h, x2, _no_card())
-            _card_gain(cs, i, wstar, C_TRADED)
-            _card_gain(cs, h, x, C_TRADED)
-            if x2 >= 0:
-                _card_gain(cs, h, x2, C_TRADED)
+            swap(s, i, h, wstar, x, x2)
+            s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
+            s.memo[h, MEMO_LB] = t2  # best_h of the new hand, exactly
             return True
     return False
 
 
-@njit(cache=True)
-def _accepts(h, w, x, x2, hands, hn, memo, kinds, rules, sparams, keep, res, tmp,
-             sws):
+@njit(**NO_RC)
+def swap(s, i, h, w, x, x2):
+    """Seat i gives x (and x2 unless -1) to seat h and gets w: TRADE(i, h, x, w), then
+    TRADE(i, h, x2, -1)."""
+    _hand_remove(s.hands, s.hn, s.memo, i, x)
+    if x2 >= 0:
+        _hand_remove(s.hands, s.hn, s.memo, i, x2)
+    _hand_add(s.hands, s.hn, s.memo, i, w)
+    _hand_remove(s.hands, s.hn, s.memo, h, w)
+    _hand_add(s.hands, s.hn, s.memo, h, x)
+    if x2 >= 0:
+        _hand_add(s.hands, s.hn, s.memo, h, x2)
+    _log(s.ev, s.sc, EV_TRADE, i, h, x, w)
+    if x2 >= 0:
+        _log(s.ev, s.sc, EV_TRADE, i, h, x2, _no_card())
+    _card_gain(s.cs, i, w, CS_RECEIVED)
+    _card_gain(s.cs, h, x, CS_RECEIVED)
+    if x2 >= 0:
+        _card_gain(s.cs, h, x2, CS_RECEIVED)
+    s.sc[GS_TRADES] += 1
+
+
+@njit(**NO_RC)
+def _accepts(tb, s, h, w, x, x2):
     """Whether seat h accepts: T' (>= 0, its best after the swap) when it does, else -1."""
-    sph = sparams[h]
+    sph = tb.strat_params[s.strat[h]]
     th = _own_types(sph)
-    n = hn[h]
-    H = hands[h]
-    T = _score(_hsearch(h, th, hands, hn, memo, kinds, rules, sws))
-    m = _without(H, n, w, tmp)
+    tmp = s.tmp3
+    T = _score(_hsearch(tb, s, h, th))
+    m = _without(s.hands[h], s.hn[h], w, tmp)
     tmp[m] = x
     m += 1
-    gift = keep[h, x]
+    keep = tb.keep_table[s.strat[h]]
+    gift = keep[x]
     if x2 >= 0:
         tmp[m] = x2
         m += 1
-        gift += keep[h, x2]
+        gift += keep[x2]
     # Every outcome needs T' >= T: with T > 0 a search for plays above T - 1 gives T' exactly
     # when T' >= T (and -1, a refusal, when T' < T).
     if T > 0:
-        T2 = best_score_above_ws(tmp, m, kinds, rules, _no_req(), th, T - 1, res, sws)
+        T2 = _above(tb, s, tmp, m, _no_req(), th, T - 1)
         if T2 < 0:
             return -1
     else:
-        T2 = _search(tmp, m, kinds, rules, _no_req(), th, res, sws)
-    if sph[P_FAMILY] == F_RANDOM:
+        T2 = _search(tb, s, tmp, m, _no_req(), th)
+    if sph[SP_FAMILY] == FAM_RANDOM:
         return T2 if T2 >= T else -1
-    return T2 if T2 > T or (T2 == T and gift >= keep[h, w]) else -1
+    return T2 if T2 > T or (T2 == T and gift >= keep[w]) else -1
 
 
-@njit(cache=True)
-def play_game_nb(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-                 cand_table, ev, maxev, cs, row, ws):
-    """Play game ``g``; fill ``cs`` (P, K, C_SIZE), ``row`` and (if maxev > 0) the events.
-
-    ``ws`` is an int64 work array of at least 12 * D + 64 entries."""
-    sws, memo, bt = _game_scratch(kinds, rules, gp, copies)
-    return _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-                      cand_table, ev, maxev, cs, row, ws, sws, memo, bt)
+@njit(**NO_RC)
+def symposion_phase(tb, s):
+    """docs 5.3: the strategy's play (6.3), if any, is made."""
+    a = _active(tb, s)
+    ptype, pmask, pscore = choose_play(tb, s, a)
+    make_play(tb, s, a, ptype, pmask, pscore)
 
 
-@njit(cache=True)
-def _game_scratch(kinds, rules, gp, copies):
-    """The search workspace, the per-seat memo and the trade bound table (reusable)."""
-    D = 0
-    for k in range(copies.shape[0]):
-        D += copies[k]
-    sws = np.zeros(workspace_size(D + 8), np.int64)
-    memo = np.zeros((gp[G_PLAYERS], M_SIZE), np.int64)
-    bt = np.zeros(bound_table_size(kinds.shape[0]), np.int64)
-    bound_table_nb(kinds, rules, bt)
-    return sws, memo, bt
-
-
-@njit(cache=True)
-def _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-               cand_table, ev, maxev, cs, row, ws, sws, memo, bt):
-    P = gp[G_PLAYERS]
-    K = kinds.shape[0]
-    D = 0
-    for k in range(K):
-        D += copies[k]
-    seating = gp[G_SEATING]
-    deal = g // P if seating == 1 else g
-    # Seats' strategies (docs 2).
-    seat_strat = np.empty(P, np.int64)
-    for i in range(P):
-        seat_strat[i] = base_strat[i]
-    if seating == 1:
-        r = g % P
-        for i in range(P):
-            seat_strat[i] = base_strat[(i + r) % P]
-    elif seating == 2:
-        srng = np.empty(1, np.uint64)
-        srng[0] = stream_state_nb(np.uint64(seed) ^ np.uint64(SEATING_SALT), g)
-        shuffle_nb(srng, seat_strat, P)
-    sparams = np.empty((P, strat_params.shape[1]), np.int64)
-    keep = np.empty((P, K), np.int64)
-    cand = np.empty((P, K), np.int64)
-    for i in range(P):
-        sparams[i] = strat_params[seat_strat[i]]
-        keep[i] = keep_table[seat_strat[i]]
-        cand[i] = cand_table[seat_strat[i]]
-
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_state_nb(seed, deal)
-    pile = ws[0:D]
-    disc = ws[D:2 * D]
-    tmp = ws[2 * D:3 * D + 8]
-    tmp2 = ws[3 * D + 8:4 * D + 16]
-    tmp3 = ws[4 * D + 16:5 * D + 24]
-    order = ws[5 * D + 24:6 * D + 32]
-    inplay = ws[6 * D + 32:7 * D + 40]
-    queue = ws[7 * D + 40:9 * D + 48]
-    st = np.zeros(ST_SIZE, np.int64)
-    st[ST_MAXEV] = maxev
-    dcount = np.zeros(K, np.int64)
-    hands = np.empty((P, D + 8), np.int64)
-    hn = np.zeros(P, np.int64)
-    score = np.zeros(P, np.int64)
-    symposia = np.zeros(P, np.int64)
-    by_type = np.zeros((P, 3), np.int64)
-    res = np.zeros(RES_SIZE, np.int64)
-    # The per-seat memo of hand searches (docs: every decision is a function of the hand's
-    # multiset; the memo is keyed on a version every mutation bumps).
-    _memo_reset(memo, sparams, P)
-    cs[:, :, :] = 0
-
-    n = 0
-    for k in range(K):
-        for _ in range(copies[k]):
-            pile[n] = k
-            n += 1
-    shuffle_nb(rng, pile, D)
-    st[ST_NPILE] = D
-    for i in range(P):
-        score[i] = gp[G_COMP + i]
-    for _ in range(gp[G_HAND_SIZE]):
-        for i in range(P):
-            c = _draw_to(i, 0, rng, st, pile, disc, dcount, gp, ev, cs)
-            if c >= 0:
-                _hand_add(hands, hn, memo, i, c)
-
-    turn = 0
-    stalled = 0
-    trades = 0
-    while True:
-        if turn == gp[G_TURN_CAP]:
-            stalled = 1
-            _log(ev, st, EV_END, 1, turn, 0, 0)
+@njit(**NO_RC)
+def choose_play(tb, s, a):
+    """docs 6.3: (type, mask over seat a's hand positions, score) of the strategy's play;
+    type -1 for none."""
+    ptype = np.int64(-1)
+    pmask = np.int64(0)
+    pscore = np.int64(0)
+    if tb.gp[GP_SYMPOSIA] <= 0:
+        return ptype, pmask, pscore
+    sp = tb.strat_params[s.strat[a]]
+    fam = sp[SP_FAMILY]
+    runs = s.sc[GS_RUNS]
+    last = tb.gp[GP_DECK_RUNS]
+    if fam == FAM_SPECIALIST:
+        r0 = _hsearch(tb, s, a, np.int64(1) << sp[SP_FAVOURS])
+        if r0.type < 0 and (sp[SP_FALLBACK] or runs == last):
+            r0 = _hsearch(tb, s, a, _all_types())
+    else:
+        r0 = _hsearch(tb, s, a, _all_types())
+    if r0.type < 0:
+        return ptype, pmask, pscore
+    if fam == FAM_PATIENT and not (r0.score >= sp[SP_THRESHOLD]
+                                   or runs >= min(sp[SP_LATE_RUN], last)):
+        return ptype, pmask, pscore
+    if fam != FAM_RANDOM:
+        return r0.type, r0.mask, r0.score
+    t0 = below_nb(s.rng, 3)
+    for dt in range(3):
+        t = (t0 + dt) % 3
+        r1 = _hsearch(tb, s, a, np.int64(1) << t)
+        if r1.type >= 0:
+            pos = below_nb(s.rng, s.hn[a])
+            ptype = r1.type
+            pmask = r1.mask
+            pscore = r1.score
+            _search(tb, s, s.hands[a], s.hn[a], np.int64(1) << pos, np.int64(1) << t)
+            if s.res[RES_TYPE] >= 0:
+                ptype = s.res[RES_TYPE]
+                pmask = s.res[RES_MASK]
+                pscore = s.res[RES_SCORE]
             break
-        if st[ST_RUNS] == gp[G_DECK_RUNS]:
-            any_legal = False
-            for i in range(P):
-                # A known positive bound on the seat's own best play (of its own types, a
-                # subset of all) means a legal play.
-                if memo[i, M_LB] > 0 or _hsearch(i, _all_types(), hands, hn, memo, kinds, rules,
-                                                 sws)[RES_TYPE] >= 0:
-                    any_legal = True
-                    break
-            if not any_legal:
-                _log(ev, st, EV_END, 0, turn, 0, 0)
-                break
-        a = turn % P
-        sp = sparams[a]
-        fam = sp[P_FAMILY]
-        _log(ev, st, EV_TURN, turn, a, 0, 0)
-        # Amphorae.
-        while hn[a] < gp[G_HAND_SIZE]:
-            c = _draw_to(a, 1, rng, st, pile, disc, dcount, gp, ev, cs)
-            if c < 0:
-                break
-            _hand_add(hands, hn, memo, a, c)
-        # Symposiarch: discards, then redraws.
-        nd = 0
-        limit = min(sp[P_DISCARD_MAX], gp[G_DISCARD_LIMIT])
-        if fam == F_RANDOM:
-            nwant = below_nb(rng, limit + 1)
-            for _ in range(nwant):
-                if hn[a] == 0:
-                    break
-                c = hands[a, below_nb(rng, hn[a])]
-                _hand_remove(hands, hn, memo, a, c)
-                inplay[nd] = c
-                nd += 1
-        else:
-            r0 = _hsearch(a, _own_types(sp), hands, hn, memo, kinds, rules, sws)
-            mask = r0[RES_MASK] if r0[RES_TYPE] >= 0 else 0
-            sd = _score(r0)
-            nr = _rest(hands[a], hn[a], mask, tmp)
-            _discard_order(tmp, nr, keep[a], order)
-            for j in range(min(limit, nr)):
-                c = tmp[order[j]]
-                if keep[a, c] >= sp[P_KEEP_THRESHOLD]:
-                    break
-                inplay[nd] = c
-                nd += 1
-            for j in range(nd):
-                _hand_remove(hands, hn, memo, a, inplay[j])
-            # The discards are all outside the best play, which the hand still holds.
-            memo[a, M_LB] = sd
-        _sort(inplay, nd)
-        for j in range(nd):
-            _log(ev, st, EV_DISCARD, a, inplay[j], 1, 0)
-            cs[a, inplay[j], C_DISCARDED] += 1
-        _discard_cards(inplay, nd, disc, dcount, st)
-        for _ in range(nd):
-            c = _draw_to(a, 2, rng, st, pile, disc, dcount, gp, ev, cs)
-            if c >= 0:
-                _hand_add(hands, hn, memo, a, c)
-        # Trading (docs 6.5).
-        if gp[G_TRADING]:
-            made = 0
-            if sp[P_TRADE] and fam != F_RANDOM:
-                while made < gp[G_MAX_TRADES]:
-                    if not _attempt(a, _no_card(), P, hands, hn, memo, kinds, rules, gp,
-                                    sparams, keep, cand, copies, dcount, ev, st, cs, res, tmp,
-                                    tmp2, tmp3, order, sws, bt):
-                        break
-                    made += 1
-            if gp[G_BETWEEN]:
-                for step in range(1, P):
-                    if made >= gp[G_MAX_TRADES]:
-                        break
-                    j = (a + step) % P
-                    if sparams[j, P_TRADE] and sparams[j, P_TRADE_INACTIVE]:
-                        if _attempt(j, a, P, hands, hn, memo, kinds, rules, gp,
-                                    sparams, keep, cand, copies, dcount, ev, st, cs, res, tmp,
-                                    tmp2, tmp3, order, sws, bt):
-                            made += 1
-            trades += made
-        # Symposion (docs 6.3).
-        ptype = -1
-        pmask = np.int64(0)
-        pscore = 0
-        if gp[G_SYMPOSIA] > 0:
-            H = hands[a]
-            nh = hn[a]
-            if fam == F_GREEDY:
-                r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
-                ptype = r0[RES_TYPE]
-                pmask = r0[RES_MASK]
-                pscore = r0[RES_SCORE]
-            elif fam == F_PATIENT:
-                r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
-                if r0[RES_TYPE] >= 0 and (r0[RES_SCORE] >= sp[P_THRESHOLD] or st[ST_RUNS] >= min(
-                        sp[P_LATE_RUN], gp[G_DECK_RUNS])):
-                    ptype = r0[RES_TYPE]
-                    pmask = r0[RES_MASK]
-                    pscore = r0[RES_SCORE]
-            elif fam == F_SPECIALIST:
-                r0 = _hsearch(a, 1 << sp[P_FAVOURS], hands, hn, memo, kinds, rules,
-                              sws)
-                if r0[RES_TYPE] < 0 and (sp[P_FALLBACK] or st[ST_RUNS] == gp[G_DECK_RUNS]):
-                    r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
-                ptype = r0[RES_TYPE]
-                pmask = r0[RES_MASK]
-                pscore = r0[RES_SCORE]
-            else:
-                r0 = _hsearch(a, _all_types(), hands, hn, memo, kinds, rules, sws)
-                if r0[RES_TYPE] >= 0:
-                    t0 = below_nb(rng, 3)
-                    for dt in range(3):
-                        t = (t0 + dt) % 3
-                        r1 = _hsearch(a, 1 << t, hands, hn, memo, kinds, rules, sws)
-                        if r1[RES_TYPE] >= 0:
-                            pos = below_nb(rng, nh)
-                            ptype = r1[RES_TYPE]
-                            pmask = r1[RES_MASK]
-                            pscore = r1[RES_SCORE]
-                            _search(H, nh, kinds, rules, np.int64(1) << pos, 1 << t, res, sws)
-                            if res[RES_TYPE] >= 0:
-                                ptype = res[RES_TYPE]
-                                pmask = res[RES_MASK]
-                                pscore = res[RES_SCORE]
-                            break
-        if ptype >= 0:
-            nin = 0
-            for q in range(hn[a]):
-                if (pmask >> q) & 1:
-                    inplay[nin] = hands[a, q]
-                    nin += 1
-            for j in range(nin):
-                _hand_remove(hands, hn, memo, a, inplay[j])
-            _log(ev, st, EV_PLAY, a, ptype, 0, 0)
-            for j in range(nin):
-                _log(ev, st, EV_PLAYCARD, a, inplay[j], 0, 0)
-            nq = 0
-            for j in range(nin):
-                for _ in range(kinds[inplay[j], CF_DRAWS]):
-                    queue[nq] = inplay[j]
-                    nq += 1
-            qi = 0
-            tmask = 1 << ptype
-            # best(in_play, type fixed, all required): the play is the best of its own cards
-            # in its type (the search is exact), so it starts as the play's score; a join
-            # makes it the score of the play with the card.
-            now = pscore
-            while qi < nq:
-                qk = queue[qi]
-                qi += 1
-                c = _draw_to(a, 3, rng, st, pile, disc, dcount, gp, ev, cs)
-                if c < 0:
-                    continue
-                joined = False
-                if gp[G_MAY_JOIN] and kinds[qk, CF_DRAW_USABLE]:
-                    # `with` holds c and beats `now` exactly when some play of in_play + c
-                    # holding all of it scores above `now` (the only play without c is
-                    # in_play itself, scoring `now`).
-                    inplay[nin] = c
-                    wsc = best_score_above_ws(inplay, nin + 1, kinds, rules,
-                                              (np.int64(1) << (nin + 1)) - 1, tmask, now, res,
-                                              sws)
-                    if wsc >= 0:
-                        now = wsc
-                        joined = True
-                        nin += 1
-                        _log(ev, st, EV_JOIN, a, c, 0, 0)
-                        if gp[G_CHAIN]:
-                            for _ in range(kinds[c, CF_DRAWS]):
-                                queue[nq] = c
-                                nq += 1
-                if not joined:
-                    _hand_add(hands, hn, memo, a, c)
-            final = now
-            score[a] += final
-            symposia[a] += 1
-            by_type[a, ptype] += final
-            _log(ev, st, EV_SCORE, a, final, 0, 0)
-            for j in range(nin):
-                cs[a, inplay[j], C_PLAYED] += 1
-                cs[a, inplay[j], C_POINTS] += final
-            _discard_cards(inplay, nin, disc, dcount, st)
-        # Komos (docs 6.4).
-        need = hn[a] - gp[G_KOMOS]
-        if need > 0:
-            nd = 0
-            if fam == F_RANDOM:
-                for _ in range(need):
-                    c = hands[a, below_nb(rng, hn[a])]
-                    _hand_remove(hands, hn, memo, a, c)
-                    inplay[nd] = c
-                    nd += 1
-            else:
-                r0 = _hsearch(a, _own_types(sp), hands, hn, memo, kinds, rules, sws)
-                mask = r0[RES_MASK] if r0[RES_TYPE] >= 0 else 0
-                nr = _rest(hands[a], hn[a], mask, tmp)
-                _discard_order(tmp, nr, keep[a], order)
-                for j in range(min(need, nr)):
-                    inplay[nd] = tmp[order[j]]
-                    nd += 1
-                if nd < need:
-                    nb = 0
-                    for q in range(hn[a]):
-                        if (mask >> q) & 1:
-                            tmp2[nb] = hands[a, q]
-                            nb += 1
-                    _discard_order(tmp2, nb, keep[a], order)
-                    for j in range(need - nd):
-                        inplay[nd] = tmp2[order[j]]
-                        nd += 1
-                for j in range(nd):
-                    _hand_remove(hands, hn, memo, a, inplay[j])
-            _sort(inplay, nd)
-            for j in range(nd):
-                _log(ev, st, EV_DISCARD, a, inplay[j], 2, 0)
-                cs[a, inplay[j], C_DISCARDED] += 1
-            _discard_cards(inplay, nd, disc, dcount, st)
-        turn += 1
+    return ptype, pmask, pscore
 
+
+@njit(**NO_RC)
+def make_play(tb, s, a, ptype, pmask, pscore):
+    """docs 5.3: seat a plays the cards ``pmask`` of its hand as a Symposion of ``ptype``
+    scoring ``pscore`` (the exact best of those cards in that type); then the draw queue,
+    the score and the discard. Nothing but the move to AT_KOMOS when ptype is -1."""
+    s.sc[GS_AT] = AT_KOMOS
+    if ptype < 0:
+        return
+    kinds = tb.kinds
+    inplay = s.inplay
+    queue = s.queue
+    cs = s.cs
+    H = s.hands[a]
+    nin = 0
+    for q in range(s.hn[a]):
+        if (pmask >> q) & 1:
+            inplay[nin] = H[q]
+            nin += 1
+    for j in range(nin):
+        _hand_remove(s.hands, s.hn, s.memo, a, inplay[j])
+    _log(s.ev, s.sc, EV_PLAY, a, ptype, 0, 0)
+    for j in range(nin):
+        _log(s.ev, s.sc, EV_PLAYCARD, a, inplay[j], 0, 0)
+    nq = 0
+    for j in range(nin):
+        for _ in range(kinds[inplay[j], CF_DRAWS]):
+            queue[nq] = inplay[j]
+            nq += 1
+    qi = 0
+    tmask = np.int64(1) << ptype
+    # best(in_play, type fixed, all required): the play is the best of its own cards in its
+    # type (the search is exact), so it starts as the play's score; a join makes it the
+    # score of the play with the card.
+    now = pscore
+    while qi < nq:
+        qk = queue[qi]
+        qi += 1
+        c = _draw(tb, s)
+        if c < 0:
+            continue
+        _log(s.ev, s.sc, EV_DRAW, a, c, SRC_ANDRON, 0)
+        _card_gain(s.cs, a, c, CS_DRAWN)
+        joined = False
+        if tb.gp[GP_MAY_JOIN] and kinds[qk, CF_DRAW_USABLE]:
+            # `with` holds c and beats `now` exactly when some play of in_play + c holding
+            # all of it scores above `now` (the only play without c is in_play itself,
+            # scoring `now`).
+            inplay[nin] = c
+            wsc = _above(tb, s, inplay, nin + 1, (np.int64(1) << (nin + 1)) - 1, tmask, now)
+            if wsc >= 0:
+                now = wsc
+                joined = True
+                nin += 1
+                _log(s.ev, s.sc, EV_JOIN, a, c, 0, 0)
+                if tb.gp[GP_CHAIN]:
+                    for _ in range(kinds[c, CF_DRAWS]):
+                        queue[nq] = c
+                        nq += 1
+        if not joined:
+            _hand_add(s.hands, s.hn, s.memo, a, c)
+    s.score[a] += now
+    s.symposia[a] += 1
+    s.by_type[a, ptype] += now
+    _log(s.ev, s.sc, EV_SCORE, a, now, 0, 0)
+    for j in range(nin):
+        cs[a, inplay[j], CS_PLAYED] += 1
+        cs[a, inplay[j], CS_POINTS] += now
+    _discard_cards(s.disc, s.dcount, s.sc, inplay, nin)
+
+
+@njit(**NO_RC)
+def komos_phase(tb, s):
+    """docs 5.4: discard down to komos_limit (the strategy's choice, 6.4); the turn ends."""
+    a = _active(tb, s)
+    nd = choose_komos(tb, s, a, s.inplay)
+    komos_discard(tb, s, a, s.inplay, nd)
+
+
+@njit(**NO_RC)
+def choose_komos(tb, s, a, out):
+    """docs 6.4: seat a's Komos discards into out (removed from its hand already); how many
+    (0 when its hand is within the limit)."""
+    need = s.hn[a] - tb.gp[GP_KOMOS]
+    if need <= 0:
+        return 0
+    if tb.strat_params[s.strat[a]][SP_FAMILY] == FAM_RANDOM:
+        return _random_picks(s, a, need, out)
+    keep = tb.keep_table[s.strat[a]]
+    nr, mask, _ = _rest_in_discard_order(tb, s, a)
+    H = s.hands[a]
+    n = s.hn[a]
+    tmp = s.tmp
+    tmp2 = s.tmp2
+    order = s.order
+    nd = 0
+    for j in range(min(need, nr)):
+        out[nd] = tmp[order[j]]
+        nd += 1
+    if nd < need:
+        nb = 0
+        for q in range(n):
+            if (mask >> q) & 1:
+                tmp2[nb] = H[q]
+                nb += 1
+        _discard_order(tmp2, nb, keep, order)
+        for j in range(need - nd):
+            out[nd] = tmp2[order[j]]
+            nd += 1
+    for j in range(nd):
+        _hand_remove(s.hands, s.hn, s.memo, a, out[j])
+    return nd
+
+
+@njit(**NO_RC)
+def komos_discard(tb, s, a, cards, nd):
+    """Seat a's Komos discards cards[:nd] (out of its hand already) go to the pile; the turn
+    ends (the state moves to AT_TURN of the next turn)."""
+    _to_discard(s, a, cards, nd, DISCARD_KOMOS)
+    s.sc[GS_TURN] += 1
+    s.sc[GS_AT] = AT_TURN
+
+
+# --- spec 8: what a game reports -------------------------------------------------------------
+
+@njit(**NO_RC)
+def record(tb, s, row):
+    """The per-game row (ROW_* then per-seat columns) and the end-of-game card counts."""
+    P = tb.gp[GP_PLAYERS]
+    cs = s.cs
+    hands = s.hands
     for i in range(P):
-        for q in range(hn[i]):
-            cs[i, hands[i, q], C_END] += 1
-    row[R_DEAL] = deal
-    row[R_TURNS] = turn
-    row[R_STALLED] = stalled
-    row[R_TRADES] = trades
+        for q in range(s.hn[i]):
+            cs[i, hands[i, q], CS_END] += 1
+    row[ROW_DEAL] = s.sc[GS_DEAL]
+    row[ROW_TURNS] = s.sc[GS_TURN]
+    row[ROW_STALLED] = s.sc[GS_STALLED]
+    row[ROW_TRADES] = s.sc[GS_TRADES]
     for i in range(P):
-        row[R_FIXED + i] = score[i]
-        row[R_FIXED + P + i] = seat_strat[i]
-        row[R_FIXED + 2 * P + i] = symposia[i]
+        row[ROW_FIXED + i] = s.score[i]
+        row[ROW_FIXED + P + i] = s.seat_strat[i]
+        row[ROW_FIXED + 2 * P + i] = s.symposia[i]
         for t in range(3):
-            row[R_FIXED + 3 * P + 3 * i + t] = by_type[i, t]
-    return st[ST_NEV]
+            row[ROW_FIXED + 3 * P + 3 * i + t] = s.by_type[i, t]
 
 
-# Aggregated per (strategy, kind) card counts of a chunk (``agg``), summed over player-games.
-A_OH_N = 0  # player-games where the card was in the opening hand
-A_OH_W = 1  # ... and their win units (60 a whole win)
-A_GD_N = 2  # drawn later and not in the opening hand
-A_GD_W = 3
-A_GIH_N = 4  # held at any time
-A_GIH_W = 5
-A_PLAYED = 6  # times played
-A_PLAYED_N = 7  # player-games where played at least once
-A_POINTS = 8  # points of the Symposia it was played in
-A_END = 9  # held at game end (count)
-A_DISCARDED = 10  # discarded unplayed (count)
-A_TRADED = 11  # received by trade (count)
-A_HELD_UNPLAYED_N = 12  # player-games where held but never played ("dead")
-A_SIZE = 13
-WIN_UNITS = 60  # divisible by 1..6: tied wins stay whole numbers
+@njit(**NO_RC)
+def play_game_nb(tb, s, g, seed, row):
+    """Play game ``g`` in the state ``s`` (reset first) and report it into ``row`` and
+    s.cs; returns the number of events logged."""
+    setup(tb, s, g, seed)
+    play_until(tb, s, np.int64(-1), np.int64(-1))
+    record(tb, s, row)
+    return s.sc[GS_NEV]
 
 
 @njit(cache=True)
@@ -975,53 +1232,45 @@ def accumulate_nb(cs, row, P, agg, scores, units):
     """Add one game's per-seat card stats ``cs`` to the per-strategy aggregate ``agg``."""
     K = cs.shape[1]
     for i in range(P):
-        scores[i] = row[R_FIXED + i]
+        scores[i] = row[ROW_FIXED + i]
     win_units_nb(scores, P, units)
     for i in range(P):
-        s = row[R_FIXED + P + i]
+        st = row[ROW_FIXED + P + i]
         u = units[i]
         for k in range(K):
             c = cs[i, k]
-            if c[C_HELD] == 0:
+            if c[CS_HELD] == 0:
                 continue
-            a = agg[s, k]
-            a[A_GIH_N] += 1
-            a[A_GIH_W] += u
-            if c[C_OPENING] > 0:
-                a[A_OH_N] += 1
-                a[A_OH_W] += u
-            elif c[C_DRAWN] > 0:
-                a[A_GD_N] += 1
-                a[A_GD_W] += u
-            a[A_PLAYED] += c[C_PLAYED]
-            if c[C_PLAYED] > 0:
-                a[A_PLAYED_N] += 1
+            a = agg[st, k]
+            a[AGG_GIH_N] += 1
+            a[AGG_GIH_W] += u
+            if c[CS_OPENING] > 0:
+                a[AGG_OH_N] += 1
+                a[AGG_OH_W] += u
+            elif c[CS_DRAWN] > 0:
+                a[AGG_GD_N] += 1
+                a[AGG_GD_W] += u
+            a[AGG_PLAYED] += c[CS_PLAYED]
+            if c[CS_PLAYED] > 0:
+                a[AGG_PLAYED_N] += 1
             else:
-                a[A_HELD_UNPLAYED_N] += 1
-            a[A_POINTS] += c[C_POINTS]
-            a[A_END] += c[C_END]
-            a[A_DISCARDED] += c[C_DISCARDED]
-            a[A_TRADED] += c[C_TRADED]
+                a[AGG_HELD_UNPLAYED_N] += 1
+            a[AGG_POINTS] += c[CS_POINTS]
+            a[AGG_END] += c[CS_END]
+            a[AGG_DISCARDED] += c[CS_DISCARDED]
+            a[AGG_TRADED] += c[CS_RECEIVED]
 
 
 @njit(cache=True)
-def run_chunk_nb(g0, g1, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-                 cand_table, rows, agg, progress):
-    """Play games g0..g1-1: per-game rows into ``rows``, card counts added into ``agg``."""
-    P = gp[G_PLAYERS]
-    K = kinds.shape[0]
-    D = 0
-    for k in range(K):
-        D += copies[k]
-    ws = np.zeros(12 * D + 64, np.int64)
-    sws, memo, bt = _game_scratch(kinds, rules, gp, copies)
-    ev = np.zeros((1, 5), np.int64)
-    cs = np.zeros((P, K, C_SIZE), np.int64)
+def run_chunk_nb(tb, g0, g1, seed, rows, agg, progress):
+    """Play games g0..g1-1: per-game rows into ``rows``, card counts added into ``agg``. One
+    state serves the whole chunk."""
+    P = tb.gp[GP_PLAYERS]
+    s = new_state(tb, np.int64(0))
     units = np.zeros(P, np.int64)
     scores = np.zeros(P, np.int64)
     for g in range(g0, g1):
         row = rows[g - g0]
-        _play_game(g, seed, kinds, rules, gp, copies, base_strat, strat_params, keep_table,
-                   cand_table, ev, np.int64(0), cs, row, ws, sws, memo, bt)
-        accumulate_nb(cs, row, P, agg, scores, units)
+        play_game_nb(tb, s, g, seed, row)
+        accumulate_nb(s.cs, row, P, agg, scores, units)
         progress[0] += 1

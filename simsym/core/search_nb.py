@@ -44,9 +44,18 @@ from simsym.core.enums import (
     RES_NCARDS, RES_PER_CARD, RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC,
     T_INTELLECTUAL, T_SOCIAL,
 )
-from simsym.rules import (
-    R_BONUS_ALL, R_BONUS_EQ, R_BONUS_STACKS, R_BONUS_WINE_SCORED, R_EITHER_SPLIT, R_IO_BARS_MW,
-    R_MAX_VINTAGE, R_NON_CONTAINER, R_WINE_HI, R_WINE_LO, R_WINE_SCORED,
+from simsym.core.enums import (  # the rule array, under the names this module reads
+    RULE_BONUS_ALL as R_BONUS_ALL,
+    RULE_BONUS_EQ as R_BONUS_EQ,
+    RULE_BONUS_STACKS as R_BONUS_STACKS,
+    RULE_BONUS_WINE_SCORED as R_BONUS_WINE_SCORED,
+    RULE_EITHER_SPLIT as R_EITHER_SPLIT,
+    RULE_IO_BARS_MW as R_IO_BARS_MW,
+    RULE_MAX_VINTAGE as R_MAX_VINTAGE,
+    RULE_NON_CONTAINER as R_NON_CONTAINER,
+    RULE_WINE_HI as R_WINE_HI,
+    RULE_WINE_LO as R_WINE_LO,
+    RULE_WINE_SCORED as R_WINE_SCORED,
 )
 
 # Columns of a per-card "state" row: one way a card takes part (or not) in a search.

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from simsym import __version__
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.errors import SimsymError
 from simsym.run.executor import ChunkResult, Progress, default_chunk_size, run_games
 from simsym.run.output import atomic_write_text, prepare_out_dir, replace_dir, write_json
@@ -28,11 +28,11 @@ from simsym.run.summary import build_summary, card_table
 
 def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
     P = scenario.players
-    F = G.R_FIXED
+    F = E.ROW_FIXED
     labels = [s.label for s in scenario.strategies]
-    data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, G.R_DEAL],
-            "turns": rows[:, G.R_TURNS], "stalled": rows[:, G.R_STALLED].astype(bool),
-            "trades": rows[:, G.R_TRADES]}
+    data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, E.ROW_DEAL],
+            "turns": rows[:, E.ROW_TURNS], "stalled": rows[:, E.ROW_STALLED].astype(bool),
+            "trades": rows[:, E.ROW_TRADES]}
     for i in range(P):
         data[f"score_{i}"] = rows[:, F + i]
     for i in range(P):

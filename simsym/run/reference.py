@@ -7,21 +7,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from simsym.core import enums as E
 from simsym.core import game_nb as G
 
 
 def record_row(rec, P: int) -> np.ndarray:
-    row = np.zeros(G.R_FIXED + 6 * P, np.int64)
-    row[G.R_DEAL] = rec.deal
-    row[G.R_TURNS] = rec.turns
-    row[G.R_STALLED] = rec.stalled
-    row[G.R_TRADES] = rec.trades
+    row = np.zeros(E.ROW_FIXED + 6 * P, np.int64)
+    row[E.ROW_DEAL] = rec.deal
+    row[E.ROW_TURNS] = rec.turns
+    row[E.ROW_STALLED] = rec.stalled
+    row[E.ROW_TRADES] = rec.trades
     for i in range(P):
-        row[G.R_FIXED + i] = rec.scores[i]
-        row[G.R_FIXED + P + i] = rec.seat_strategy[i]
-        row[G.R_FIXED + 2 * P + i] = rec.symposia[i]
+        row[E.ROW_FIXED + i] = rec.scores[i]
+        row[E.ROW_FIXED + P + i] = rec.seat_strategy[i]
+        row[E.ROW_FIXED + 2 * P + i] = rec.symposia[i]
         for t in range(3):
-            row[G.R_FIXED + 3 * P + 3 * i + t] = rec.points_by_type[i][t]
+            row[E.ROW_FIXED + 3 * P + 3 * i + t] = rec.points_by_type[i][t]
     return row
 
 
@@ -29,8 +30,8 @@ def run_chunk_reference(scenario, g0: int, g1: int, search=None):
     from simsym.reference.game import play_game
 
     P = scenario.players
-    rows = np.zeros((g1 - g0, G.R_FIXED + 6 * P), np.int64)
-    agg = np.zeros((len(scenario.strategies), len(scenario.cards), G.A_SIZE), np.int64)
+    rows = np.zeros((g1 - g0, E.ROW_FIXED + 6 * P), np.int64)
+    agg = np.zeros((len(scenario.strategies), len(scenario.cards), E.AGG_SIZE), np.int64)
     scores = np.zeros(P, np.int64)
     units = np.zeros(P, np.int64)
     for g in range(g0, g1):

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
-from simsym.core import game_nb as G
+from simsym.core import enums as E
 from simsym.core.enums import TYPE_NAMES
 
 DIGITS = 6
@@ -25,7 +25,7 @@ def wilson(wins: float, n: int) -> list[float]:
 
 
 def _block(n, wins_units, score, score_sq, margin, symposia, by_type):
-    wins = wins_units / G.WIN_UNITS
+    wins = wins_units / E.WIN_UNITS
     mean = score / n if n else 0.0
     var = max(score_sq / n - mean * mean, 0.0) if n else 0.0
     return {
@@ -81,11 +81,11 @@ def build_summary(scenario, totals: dict, games: int, seed: int) -> dict:
 
 
 CARD_COLUMNS = {
-    G.A_OH_N: "opening_n", G.A_OH_W: "opening_wins", G.A_GD_N: "drawn_n",
-    G.A_GD_W: "drawn_wins", G.A_GIH_N: "held_n", G.A_GIH_W: "held_wins",
-    G.A_PLAYED: "played", G.A_PLAYED_N: "played_n", G.A_POINTS: "points_when_played",
-    G.A_END: "at_end", G.A_DISCARDED: "discarded", G.A_TRADED: "received_by_trade",
-    G.A_HELD_UNPLAYED_N: "held_unplayed_n",
+    E.AGG_OH_N: "opening_n", E.AGG_OH_W: "opening_wins", E.AGG_GD_N: "drawn_n",
+    E.AGG_GD_W: "drawn_wins", E.AGG_GIH_N: "held_n", E.AGG_GIH_W: "held_wins",
+    E.AGG_PLAYED: "played", E.AGG_PLAYED_N: "played_n", E.AGG_POINTS: "points_when_played",
+    E.AGG_END: "at_end", E.AGG_DISCARDED: "discarded", E.AGG_TRADED: "received_by_trade",
+    E.AGG_HELD_UNPLAYED_N: "held_unplayed_n",
 }
 
 
@@ -95,12 +95,12 @@ def card_table(scenario, agg: np.ndarray, totals: dict) -> pd.DataFrame:
     labels = [s.label for s in scenario.strategies]
     for s, label in enumerate(labels):
         pg = int(totals["strat_games"][s])
-        pw = totals["strat_wins"][s] / G.WIN_UNITS
+        pw = totals["strat_wins"][s] / E.WIN_UNITS
         for k, card in enumerate(scenario.cards):
             row = {"strategy": label, "card": card.name, "category": card.category,
                    "player_games": pg, "player_wins": _r(pw)}
             for col, name in CARD_COLUMNS.items():
                 v = agg[s, k, col]
-                row[name] = _r(v / G.WIN_UNITS) if name.endswith("_wins") else int(v)
+                row[name] = _r(v / E.WIN_UNITS) if name.endswith("_wins") else int(v)
             rows.append(row)
     return pd.DataFrame(rows)
