@@ -75,7 +75,11 @@ from simsym.core.search_nb import (
 # that allocate or return arrays to Python keep it (``@njit(cache=True)``). The rule that
 # keeps this safe: a function with it never calls one without it that returns an array (it
 # would release a reference it was never given).
+# numba passes the option on to the functions a function calls unless they set it: the
+# gateways into the search (which allocates in rare cases) and the functions that allocate
+# set it on (WITH_RC), whatever compiled first.
 NO_RC = dict(cache=True, _nrt=False)
+WITH_RC = dict(cache=True, _nrt=True)
 
 # The read-only record of a run (see the module docstring).
 Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
@@ -112,7 +116,7 @@ Best = namedtuple("Best", ("type", "score", "mask"))
 
 # --- allocation and copying ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def deck_size(copies):
     D = 0
     for k in range(copies.shape[0]):
@@ -120,7 +124,7 @@ def deck_size(copies):
     return D
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def new_state(tb, maxev):
     """A state for games of the table, with room for ``maxev`` events (0: no log)."""
     P = tb.gp[GP_PLAYERS]
@@ -141,7 +145,7 @@ def new_state(tb, maxev):
                  np.zeros(4 * BT_SCR, np.int64))
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def copy_state(src, dst):
     """Copy the game of ``src`` into ``dst`` (a state of the same table; nothing is
     allocated and nothing of ``src`` is shared). ``dst`` keeps its own event log: its count
@@ -165,7 +169,7 @@ def copy_state(src, dst):
     dst.seat_strat[:] = src.seat_strat
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def key_stream_nb(seed, key):
     """A stream state from a seed and a key (an int64 array, e.g. game, turn, seat, decision,
     iteration): splitmix64's finaliser folded over the key, so every key has its own stream
@@ -186,7 +190,7 @@ def set_policy(tb, s, policy):
             s.memo[p, MEMO_LB] = 0  # a bound on the old strategy's own best play
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def rollout_nb(tb, src, dst, policy, stream):
     """Copy ``src`` into ``dst``, give seat p the strategy row policy[p], draw from the
     stream state ``stream`` (uint64) instead of the game's, and play the copy from its phase
@@ -392,7 +396,7 @@ def _search(tb, s, hand, n, req, types):
     return _search_a(hand, n, tb.kinds, tb.rules, req, types, s.res, s.sws)
 
 
-@njit(**NO_RC)
+@njit(**WITH_RC)
 def _search_a(hand, n, kinds, rules, req, types, res, sws):
     best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
     return res[RES_SCORE] if res[RES_TYPE] >= 0 else 0
@@ -404,7 +408,7 @@ def _above(tb, s, hand, n, req, types, floor):
     return _above_a(hand, n, tb.kinds, tb.rules, req, types, floor, s.res, s.sws)
 
 
-@njit(**NO_RC)
+@njit(**WITH_RC)
 def _above_a(hand, n, kinds, rules, req, types, floor, res, sws):
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
@@ -421,7 +425,7 @@ def _hsearch(tb, s, p, types):
     return Best(r[off + RES_TYPE], r[off + RES_SCORE], r[off + RES_MASK])
 
 
-@njit(**NO_RC)
+@njit(**WITH_RC)
 def _hsearch_a(kinds, rules, hands, hn, memo, sws, p, types):
     """The search of _hsearch; returns where its result row starts in memo[p]."""
     off = MEMO_RES + types * RES_SIZE
@@ -507,7 +511,7 @@ def _random_picks(s, p, n, out):
 
 # --- the trade-candidate bound ---------------------------------------------------------------
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def bound_table_size(K):
     return BT_TAB + K * 4 * BT_W
 
@@ -518,7 +522,7 @@ def _group_type_bit(g):
     return 1 << G_TYPE[g]
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def bound_table_nb(kinds, rules, bt):
     """Fill ``bt`` (bound_table_size(K) entries) for the card table and rules."""
     K = kinds.shape[0]
@@ -1214,7 +1218,7 @@ def play_game_nb(tb, s, g, seed, row):
     return s.sc[GS_NEV]
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def win_units_nb(scores, P, out):
     best = scores[0]
     for i in range(1, P):
@@ -1227,7 +1231,7 @@ def win_units_nb(scores, P, out):
         out[i] = WIN_UNITS // k if scores[i] == best else 0
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def accumulate_nb(cs, row, P, agg, scores, units):
     """Add one game's per-seat card stats ``cs`` to the per-strategy aggregate ``agg``."""
     K = cs.shape[1]
@@ -1261,7 +1265,7 @@ def accumulate_nb(cs, row, P, agg, scores, units):
             a[AGG_TRADED] += c[CS_RECEIVED]
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def run_chunk_nb(tb, g0, g1, seed, rows, agg, progress):
     """Play games g0..g1-1: per-game rows into ``rows``, card counts added into ``agg``. One
     state serves the whole chunk."""
