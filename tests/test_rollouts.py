@@ -97,7 +97,8 @@ def test_a_rollout_leaves_its_source_untouched():
     before = snapshot(src)
     policy = np.full(sc.players, setup.greedy, np.int64)
     for it in range(5):
-        G.rollout_nb(tb, src, dst, policy, np.uint64(G.key_stream_nb(sc.seed, np.array([3, 9, 0, it]))))
+        stream = np.uint64(G.key_stream_nb(sc.seed, np.array([3, 9, 0, it])))
+        G.rollout_nb(tb, src, dst, policy, stream)
         assert dst.sc[E.GS_AT] == E.AT_OVER
     after = snapshot(src)
     for f in GAME_FIELDS:
