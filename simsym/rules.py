@@ -10,11 +10,6 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from simsym.core.enums import (
-    RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_BONUS_WINE_SCORED, RULE_EITHER_SPLIT,
-    RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_SIZE, RULE_WINE_HI, RULE_WINE_LO,
-    RULE_WINE_SCORED,
-)
 from simsym.errors import InputError, Problems, did_you_mean, show
 
 
@@ -254,6 +249,13 @@ FIXED_RULINGS = """
 # --- integer encoding for the kernels: the rule array (layout in simsym.core.enums) -------
 
 def encode_rules(rules: RuleOptions) -> np.ndarray:
+    # Imported here: the reference engine reads RuleOptions and must not import simsym.core.
+    from simsym.core.enums import (
+        RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_BONUS_WINE_SCORED,
+        RULE_EITHER_SPLIT, RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_SIZE,
+        RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED,
+    )
+
     r = np.zeros(RULE_SIZE, dtype=np.int64)
     for t in range(3):
         lo, hi = rules.wine_window(t)
