@@ -46,8 +46,9 @@ def test_every_entry_point_shares_one_compiled_search(base):
                     search_nb.best_score_above_ws):
         assert len(_signatures(wrapper)) <= 1, wrapper.__name__
     # The game kernel: each phase function, the trade code and the rollout API once each.
-    for f in (G.setup, G.end_check, G.amphorae_phase, G.symposiarch_phase, G.trading,
-              G.symposion_phase, G.komos_phase, G.record, G.step, G.play_until,
+    # (symposiarch_phase, symposion_phase and komos_phase are inlined into step.)
+    for f in (G.setup, G.deal, G.end_check, G.amphorae_phase, G.trading, G.record, G.step,
+              G.play_until,
               G.choose_symposiarch_discards, G.discard_and_redraw, G.choose_play, G.make_play,
               G.choose_komos, G.komos_discard, G._attempt, G._offer, G._accepts, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,

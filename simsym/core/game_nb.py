@@ -80,6 +80,10 @@ from simsym.core.search_nb import (
 # set it on (WITH_RC), whatever compiled first.
 NO_RC = dict(cache=True, _nrt=False)
 WITH_RC = dict(cache=True, _nrt=True)
+# Thin functions over the records are inlined by numba itself (not compiled on their own):
+# numba compiles every function separately and optimises again all the code it calls, so
+# each function level above the search costs compile time.
+NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
 
 # The read-only record of a run (see the module docstring).
 Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
@@ -222,7 +226,7 @@ def _log(ev, sc, code, a, b, c, d):
         sc[GS_NEV] = n + 1
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _draw(tb, s):
     """docs section 4: a kind, or -1 when nothing can be drawn."""
     return _draw_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev)
@@ -251,7 +255,7 @@ def _draw_a(rng, sc, pile, disc, dcount, deck_runs, ev):
     return pile[sc[GS_NPILE]]
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _draw_to(tb, s, p, source):
     """A draw into seat p's hand (logged and counted) when one can be made: the kind, or -1."""
     return _draw_to_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev, s.cs,
@@ -389,7 +393,7 @@ def _all_types():
     return np.int64(ALL_TYPES)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _search(tb, s, hand, n, req, types):
     """best(hand[:n], types, required positions req): its score (0 if none), the result in
     s.res."""
@@ -402,7 +406,7 @@ def _search_a(hand, n, kinds, rules, req, types, res, sws):
     return res[RES_SCORE] if res[RES_TYPE] >= 0 else 0
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _above(tb, s, hand, n, req, types, floor):
     """best_score_above_ws on the state's scratch."""
     return _above_a(hand, n, tb.kinds, tb.rules, req, types, floor, s.res, s.sws)
@@ -413,7 +417,7 @@ def _above_a(hand, n, kinds, rules, req, types, floor, res, sws):
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _hsearch(tb, s, p, types):
     """best(hand of seat p, types) with nothing required, memoised per seat and type mask on
     the hand's version (every hand mutation bumps it): (type, score, mask) of the result.
@@ -441,7 +445,7 @@ def _hsearch_a(kinds, rules, hands, hn, memo, sws, p, types):
     return off
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _own_best(tb, s, p):
     """B(hand) of seat p (docs 6.1): its own best play (type -1: none)."""
     return _hsearch(tb, s, p, _own_types(tb.strat_params[s.strat[p]]))
@@ -457,7 +461,7 @@ def _play_mask(r):
     return r.mask if r.type >= 0 else np.int64(0)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _rest_in_discard_order(tb, s, p):
     """rest(hand) of seat p (docs 6.1) into s.tmp and its discard order into s.order:
     (how many, the mask of B(hand) over the hand, B's score)."""
@@ -801,7 +805,7 @@ def amphorae_phase(tb, s):
     s.sc[GS_AT] = AT_DISCARDS
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def symposiarch_phase(tb, s):
     """docs 5.2 (a): the strategy's discards (6.2), then as many redraws."""
     a = _active(tb, s)
@@ -1011,7 +1015,7 @@ def _accepts(tb, s, h, w, x, x2):
     return T2 if T2 > T or (T2 == T and gift >= keep[w]) else -1
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def symposion_phase(tb, s):
     """docs 5.3: the strategy's play (6.3), if any, is made."""
     a = _active(tb, s)
@@ -1133,7 +1137,7 @@ def make_play(tb, s, a, ptype, pmask, pscore):
     _discard_cards(s.disc, s.dcount, s.sc, inplay, nin)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def komos_phase(tb, s):
     """docs 5.4: discard down to komos_limit (the strategy's choice, 6.4); the turn ends."""
     a = _active(tb, s)
