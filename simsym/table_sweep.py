@@ -23,8 +23,10 @@ sets the tables side by side:
   against that table's average IWD, with Holm's correction for testing every card (the
   stance of `simsym compare`): 'strong', 'weak' or '' (within noise). A flip is a card whose
   verdict differs between two tables. Each flip also carries the paired change of the card's
-  IWD between the two tables (batch means over the shared blocks, Holm over the cards),
-  which says whether the card's strength itself moved or only crossed the line of noise.
+  IWD above its table's average between the two tables (batch means over the shared blocks,
+  Holm over the cards), which says whether the card's standing itself moved or only crossed
+  the line of noise. (Relative to the average, because the average itself moves with the
+  table: longer games raise every card's IWD.)
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class TableSweep:
     spread: pd.DataFrame  # table, spread, lo, hi
     agreement: pd.DataFrame  # one row per pair of tables
     flips: pd.DataFrame  # one row per (pair, card) whose verdicts differ
+    resamples: int = RESAMPLES
 
 
 def _table(label, sc, run, games, seed) -> Table:
@@ -102,7 +105,7 @@ def run_tables(scenario, tables, games: int, seed: int, jobs: int = 1, progress=
     agreement = agreement.join(counts, on=["a", "b"])
     agreement[["flips", "moved"]] = agreement[["flips", "moved"]].fillna(0).astype(int)
     return TableSweep(scenario.name, games, seed, len(out[0].run.batch_totals), out, rows,
-                      spread, agreement, flips)
+                      spread, agreement, flips, resamples)
 
 
 # --- agreement and spread: a bootstrap over blocks of deals ------------------------------
@@ -197,11 +200,18 @@ def _bootstrap(tables: list[Table], players: int, seed: int, resamples: int):
 
 # --- flips ---------------------------------------------------------------------------------
 
+def relative_iwd(run, batch) -> np.ndarray:
+    """Each card's IWD minus the table's average IWD (the plain mean over the cards, as the
+    card report's average), in a whole run (batch None) or one block: what a verdict reads."""
+    iwd = card_metric(run, batch, "iwd")
+    return iwd - np.nanmean(iwd)
+
+
 def _flips(tables: list[Table]) -> pd.DataFrame:
     frames = []
     for A, B in itertools.combinations(tables, 2):
         names = list(A.cards.index)
-        change = diff_frame(names, paired(card_metric, A.run, B.run, {"name": "iwd"}),
+        change = diff_frame(names, paired(relative_iwd, A.run, B.run),
                             adjust=True).set_index("name")
         va, vb = A.cards["iwd_verdict"], B.cards["iwd_verdict"]
         flip = [n for n in names if va[n] != vb[n]]
@@ -259,7 +269,7 @@ def as_json(res: TableSweep) -> dict:
     return {"scenario": res.scenario_name, "axis": "strategies", "games": res.games,
             "seed": res.seed, "players": res.tables[0].summary["players"],
             "fair_share": res.tables[0].summary["fair_share"], "blocks": res.blocks,
-            "bootstrap_resamples": RESAMPLES,
+            "bootstrap_resamples": res.resamples,
             "verdicts": "IWD against the table's average IWD, Newcombe interval, Holm's "
                         "correction over the cards, 5% level",
             "tables": tables, "agreement": agreement, "flips": flips}

@@ -115,12 +115,16 @@ def test_agreement_is_the_rank_correlation_of_the_card_reports_iwd(base):
     assert row["kendall"] == pytest.approx(sps.kendalltau(iwd[0][ok], iwd[1][ok]).statistic,
                                            abs=1e-6)
     assert row["spearman_lo"] <= row["spearman_hi"] and row["kendall_lo"] <= row["kendall_hi"]
-    # A flip is a card whose verdict differs, with the paired change of its IWD.
+    # A flip is a card whose verdict differs, with the paired change of its IWD above its
+    # table's average (what the verdicts read).
+    ta, tb = res.tables
+    assert len(res.flips) == (ta.cards["iwd_verdict"] != tb.cards["iwd_verdict"]).sum()
     for _, f in res.flips.iterrows():
-        a = res.tables[0].cards.loc[f["card"]]
-        b = res.tables[1].cards.loc[f["card"]]
+        a, b = ta.cards.loc[f["card"]], tb.cards.loc[f["card"]]
         assert a["iwd_verdict"] != b["iwd_verdict"]
-        assert f["change"] == pytest.approx(b["iwd"] - a["iwd"], abs=1e-6)
+        assert (f["verdict_a"], f["verdict_b"]) == (a["iwd_verdict"], b["iwd_verdict"])
+        want = (b["iwd"] - tb.average_iwd) - (a["iwd"] - ta.average_iwd)
+        assert f["change"] == pytest.approx(want, abs=1e-6)
         assert f["change_lo"] <= f["change"] <= f["change_hi"]
 
 

@@ -49,7 +49,7 @@ def _verdict_section(res) -> list[str]:
         lines.append(f"- **Verdict flips**: {len(flipped)} cards are strong or weak beyond "
                      f"noise under one table and not under another ({len(res.flips)} flips "
                      f"over the pairs of tables; {int(res.flips['moved'].sum())} of them with "
-                     "a paired IWD change beyond noise).")
+                     "the card's IWD above its table's average moved beyond noise).")
     else:
         lines.append("- **Verdict flips**: none; every card keeps its verdict under every "
                      "table.")
@@ -85,7 +85,7 @@ def _agreement_section(res) -> list[str]:
             "Rank correlation of the cards' IWD between two tables (1: the same order; 0: "
             "unrelated), with a 95% bootstrap interval over blocks of deals.", "",
             _table(["table A", "table B", "cards", "Spearman (95% CI)",
-                    "Kendall's tau (95% CI)", "verdict flips", "of them IWD moved"], rows,
+                    "Kendall's tau (95% CI)", "verdict flips", "of them moved"], rows,
                    "llrrrrr")]
 
 
@@ -102,17 +102,18 @@ def _flips_section(res) -> list[str]:
               "noise (against that table's average IWD, after Holm's correction).", "",
               _table(["card", *[t.label for t in res.tables]], rows), "",
               f"Below, each flip against {res.tables[0].label} (the largest {FLIPS_SHOWN} a "
-              "table), with the paired change of the card's IWD between the two tables (batch "
-              "means over the shared blocks of deals; beyond noise after Holm's correction "
-              "over the cards). A flip without a moved IWD is a card near the line of noise "
-              "under both tables.", ""]
+              "table), with the paired change of the card's IWD above its table's average "
+              "between the two tables (batch means over the shared blocks of deals; beyond "
+              "noise after Holm's correction over the cards). A flip that did not move is a "
+              "card near the line of noise under both tables.", ""]
     first = res.tables[0].label
     for _, g in res.flips[res.flips["a"] == first].groupby("b", sort=False):
         g = g.reindex(g["change"].abs().sort_values(ascending=False, kind="mergesort").index)
         more = len(g) - FLIPS_SHOWN
         lines += [f"### A = {first}, B = {g['b'].iloc[0]}: {len(g)} flips, "
-                  f"{int(g['moved'].sum())} with the card's IWD moved beyond noise", "",
-                  _table(["card", "verdict A", "verdict B", "IWD change B − A, pp (95% CI)",
+                  f"{int(g['moved'].sum())} with the card's standing moved beyond noise", "",
+                  _table(["card", "verdict A", "verdict B",
+                          "change of IWD − average, B − A, pp (95% CI)",
                           "Holm p", "moved"],
                          [[r["card"], r["verdict_a"] or "–", r["verdict_b"] or "–",
                            f"{_pp(r['change'])} ({_pp(r['change_lo'])} to "
