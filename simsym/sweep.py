@@ -27,8 +27,6 @@ from simsym.paired import card_metrics, run_batched, seat_metrics
 from simsym.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
 
-KINDS = ("card", "rule", "players")
-
 
 def sweep_spec(scenario, card=None, rule=None, players=None, values=None):
     """(kind, target, values) from CLI arguments, else from the scenario's `sweep:`."""
