@@ -16,10 +16,13 @@ its units / 60, averaged over the pair's games; 0.5 is even.
 
 - *openskill* (the headline `rating`, `lo`, `hi`): the Weng-Lin Bayesian Plackett-Luce
   model updated game by game, each game a two-team match ranked by the win units (equal
-  units: a tie). ``tau`` is 0 because a strategy's strength does not drift, and the games
-  go through once in a seeded random order that interleaves all pairs (the online update
-  depends on the order; a single shuffled pass counts every game once, where several passes
-  would count it several times and shrink sigma for nothing). Interval: mu +- 1.96 sigma.
+  units: a tie). ``tau`` is 0 because a strategy's strength does not drift. The online
+  update depends on the order of the games, so the games go through in a seeded random
+  order that interleaves all pairs, each counted once (passing the same games several times
+  through one rating would shrink sigma for nothing); this is done ORDERS times from the
+  prior, each in its own order, and mu is their mean (``order_sd``: how far one order
+  moves it). Interval: mu +- 1.96 sigma. openskill's sigma shrinks cautiously by design
+  (its gamma factor), so this interval is wider than the bootstrap's.
 - *batch fit*: the maximum-likelihood Bradley-Terry fit (Plackett-Luce with two teams) of
   the same results, by choix, with win shares as fractional wins and half a win each way per
   pair as a prior (keeps a strategy that never wins finite). It is put on openskill's scale:
@@ -47,6 +50,7 @@ from simsym.yamlio import line_of
 
 SALT = 0x1ADDE5  # keeps the rating order and the bootstrap apart from the game streams
 BOOTSTRAP = 1000
+ORDERS = 8  # openskill passes, each in its own seeded random order of the games
 Z95 = 1.959963984540054
 PRIOR_WINS = 0.5  # per pair and direction, in the batch fit
 MU, BETA = 25.0, 25.0 / 6.0  # openskill's defaults
@@ -211,25 +215,45 @@ def _rng(seed: int, stream: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, SALT, stream]))
 
 
-def online_ratings(played: Played, progress=None) -> tuple[np.ndarray, np.ndarray]:
-    """openskill Plackett-Luce, one update a game, in a seeded shuffled order: (mu, sigma)."""
+def online_ratings(played: Played, order: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """openskill Plackett-Luce from its prior, one update a game, in the seeded random order
+    number ``order`` of all games of all pairs: (order, mu, sigma)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce(tau=0.0)
     ratings = [model.rating(name=label) for label in played.labels]
     T, n = played.first_units.shape
     units = played.first_units.ravel()
-    for done, idx in enumerate(_rng(played.seed, 0).permutation(T * n), 1):
+    for idx in _rng(played.seed, 1 + order).permutation(T * n):
         tab = played.tables[idx // n]
         u = int(units[idx])
         ranks = [0, 0] if 2 * u == G.WIN_UNITS else ([0, 1] if 2 * u > G.WIN_UNITS else [1, 0])
         [[a], [b]] = model.rate([[ratings[tab.first]], [ratings[tab.second]]], ranks=ranks)
         ratings[tab.first], ratings[tab.second] = a, b
-        if progress and done % 2000 == 0:
+    return order, np.array([r.mu for r in ratings]), np.array([r.sigma for r in ratings])
+
+
+def openskill_ratings(played: Played, jobs: int = 1, progress=None):
+    """The mean of ORDERS independent passes, each from the prior in its own order (on
+    scenarios/ladder.yaml one order moves mu by about 0.5 as a standard deviation, the mean
+    of 8 by about 0.18): (mu, sigma, sd of mu over the orders). In ``jobs`` processes."""
+    from simsym.run.executor import map_tasks
+
+    S = len(played.strategies)
+    mu, sigma = np.zeros((ORDERS, S)), np.zeros((ORDERS, S))
+    games = played.first_units.size
+    done = 0
+
+    def take(result):
+        nonlocal done
+        k = result[0]
+        mu[k], sigma[k] = result[1], result[2]
+        done += games
+        if progress:
             progress(done)
-    if progress:
-        progress(T * n)
-    return (np.array([r.mu for r in ratings]), np.array([r.sigma for r in ratings]))
+
+    map_tasks(online_ratings, [(played, k) for k in range(ORDERS)], take, jobs)
+    return mu.mean(axis=0), sigma.mean(axis=0), mu.std(axis=0, ddof=1)
 
 
 def wins_matrix(pair_wins: np.ndarray, games: int, S: int) -> np.ndarray:
@@ -254,8 +278,9 @@ def batch_fit(wins: np.ndarray) -> np.ndarray:
 class Ratings:
     """Everything ladder.json and ladder.md say, by entrant index."""
 
-    mu: np.ndarray
+    mu: np.ndarray  # openskill, mean over ORDERS orders
     sigma: np.ndarray
+    order_sd: np.ndarray  # sd of mu over the orders
     theta: np.ndarray  # batch fit, centred log-strengths
     theta_boot: np.ndarray  # (BOOTSTRAP, S)
     head: np.ndarray  # (S, S) win share of i against j
@@ -269,12 +294,14 @@ class Ratings:
         return MU + SCALE * theta
 
 
-def rate(played: Played, progress=None) -> Ratings:
+def rate(played: Played, jobs: int = 1, progress=None) -> Ratings:
+    """openskill over ORDERS orders (``progress(games rated)``), the batch fit, the
+    bootstrap."""
     S = len(played.strategies)
     n = played.games
     U = played.pair_units()
-    mu, sigma = online_ratings(played, progress)
-    rng = _rng(played.seed, 1)
+    mu, sigma, order_sd = openskill_ratings(played, jobs, progress)
+    rng = _rng(played.seed, 0)
     D = played.deals
     theta_b, head_b, ws_b = [], [], []
     for _ in range(BOOTSTRAP):
@@ -294,7 +321,7 @@ def rate(played: Played, progress=None) -> Ratings:
         seats[tab.first] += per_table * ((P + 1) // 2)
         seats[tab.second] += per_table * (P // 2)
     order = sorted(range(S), key=lambda i: (-mu[i], played.labels[i]))
-    return Ratings(mu, sigma, batch_fit(w), np.array(theta_b), w / n, np.array(head_b),
+    return Ratings(mu, sigma, order_sd, batch_fit(w), np.array(theta_b), w / n, np.array(head_b),
                    w.sum(axis=1) / (n * (S - 1)), np.array(ws_b), score / seats, order)
 
 
@@ -344,6 +371,7 @@ def ladder_entries(played: Played, r: Ratings) -> list[dict]:
             "strategy": s.label, "rating": _r(r.mu[i]), "lo": _r(r.mu[i] - Z95 * r.sigma[i]),
             "hi": _r(r.mu[i] + Z95 * r.sigma[i]), "games": played.games * (S - 1),
             "win_share": _r(r.win_share[i]), "rank": rank, "sigma": _r(r.sigma[i]),
+            "order_sd": _r(r.order_sd[i]),
             "win_share_lo": _r(w_lo[i]), "win_share_hi": _r(w_hi[i]),
             "batch_rating": _r(r.batch_rating(r.theta[i])), "batch_lo": _r(b_lo[i]),
             "batch_hi": _r(b_hi[i]), "mean_score": _r(r.mean_score[i]),

@@ -31,7 +31,7 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
     Writes ladder.json (best first), ladder.md, ladder.png, pairs.csv, ladder-run.json."""
     from importlib.metadata import version
 
-    from simsym.ladder import check_games, entrants, pairs, play_ladder, rate
+    from simsym.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate
     from simsym.report.ladder import write_ladder
     from simsym.run.executor import Progress
     from simsym.run.output import prepare_out_dir
@@ -59,11 +59,11 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
         bar.close()
     t1 = time.perf_counter()
     if not quiet:
-        click.echo("rating: openskill game by game, batch fit, bootstrap over deals ...",
-                   err=True)
-    bar = Progress(total, show)
+        click.echo(f"rating: openskill game by game in {ORDERS} orders, batch fit, bootstrap "
+                   "over deals ...", err=True)
+    bar = Progress(ORDERS * total, show)
     try:
-        ratings = rate(played, progress=bar.update)
+        ratings = rate(played, jobs=jobs, progress=bar.update)
     finally:
         bar.close()
     t2 = time.perf_counter()

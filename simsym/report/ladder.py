@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simsym.ladder import (BOOTSTRAP, PRIOR_WINS, SCALE, Z95, Played, Ratings, deal_games,
-                           interval, ladder_entries, pairs_frame, steps)
+from simsym.ladder import (BOOTSTRAP, ORDERS, PRIOR_WINS, SCALE, Z95, Played, Ratings,
+                           deal_games, interval, ladder_entries, pairs_frame, steps)
 from simsym.run.output import atomic_write_text, write_json
 
 
@@ -87,8 +87,9 @@ def ladder_markdown(played: Played, r: Ratings, entries: list[dict]) -> str:
                      f"{_f(e['batch_hi'])}) | {_pct(e['win_share'])} ({_pct(e['win_share_lo'])}"
                      f" to {_pct(e['win_share_hi'])}) | {e['games']:,} | "
                      f"{e['mean_score']:.2f} |")
-    lines += ["", "- **rating**: openskill's Plackett-Luce mu, updated game by game; interval "
-              "mu ± 1.96 sigma. A difference of 5.9 points is 73% against 27% head to head.",
+    lines += ["", "- **rating**: openskill's Plackett-Luce mu, updated game by game (mean of "
+              f"{ORDERS} orders); interval mu ± 1.96 sigma. A difference of 5.9 points is 73% "
+              "against 27% head to head.",
               "- **batch fit**: the maximum-likelihood Bradley-Terry fit on the same scale; "
               "interval from the bootstrap over deals.",
               "- **win share**: the share of the wins of its games it took (a tied win split), "
@@ -115,7 +116,9 @@ def ladder_markdown(played: Played, r: Ratings, entries: list[dict]) -> str:
               "luck cancels; every pair plays the same deals (seed and deal indices).",
               "- A game's result for the pair: the win units of each strategy's seats.",
               "- openskill (Plackett-Luce, tau 0: strategies do not drift): one update a game, "
-              "in one seeded random order of all games of all pairs.",
+              f"in a seeded random order of all games of all pairs; the rating is the mean of "
+              f"{ORDERS} such passes, each in its own order (one order moves a rating by "
+              f"{max(r.order_sd):.2f} at most, as a standard deviation).",
               f"- Batch fit: Bradley-Terry maximum likelihood (choix), win shares as "
               f"fractional wins, {PRIOR_WINS} win each way a pair as a prior; rating = 25 + "
               f"{SCALE:.3f} × log-strength (openskill's scale).",
