@@ -52,6 +52,7 @@ SALT = 0x1ADDE5  # keeps the rating order and the bootstrap apart from the game 
 BOOTSTRAP = 1000
 ORDERS = 8  # openskill passes, each in its own seeded random order of the games
 Z95 = 1.959963984540054
+TINY = 1e-6  # rating points: differences below are floating-point noise
 PRIOR_WINS = 0.5  # per pair and direction, in the batch fit
 MU, BETA = 25.0, 25.0 / 6.0  # openskill's defaults
 SCALE = math.sqrt(2) * BETA  # openskill's c for two teams of settled ratings
@@ -342,7 +343,8 @@ class Step:
 
     @property
     def significant(self) -> bool:
-        return self.lo > 0 or self.hi < 0
+        """The interval leaves out 0 (by more than rounding: equal strategies fit equal)."""
+        return self.lo > TINY or self.hi < -TINY
 
 
 def steps(r: Ratings) -> list[Step]:

@@ -99,7 +99,10 @@ def test_a_strategy_against_itself_splits_every_deal_evenly(tmp_path):
     lo = r.mu - 1.96 * r.sigma
     hi = r.mu + 1.96 * r.sigma
     assert lo[0] < hi[1] and lo[1] < hi[0]
-    assert not steps(r)[0].significant
+    # Every resample of the deals is 50/50 as well: the bootstrap sees no difference at all.
+    step = steps(r)[0]
+    assert not step.significant and abs(step.lo) < 1e-6 and abs(step.hi) < 1e-6
+    assert (r.head_boot[:, 0, 1] == 0.5).all()
 
 
 def test_ratings_order_agrees_with_win_shares_three_players(tmp_path):

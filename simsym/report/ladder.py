@@ -34,6 +34,11 @@ def _f(x: float) -> str:
     return f"{x:.1f}"
 
 
+def _d(x: float) -> str:
+    """A signed difference, with no "-0.0"."""
+    return f"{round(x, 1) or 0.0:+.1f}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
@@ -57,12 +62,12 @@ def ladder_markdown(played: Played, r: Ratings, entries: list[dict]) -> str:
                                          if st else ".")]
     if sig:
         lines.append("- **Beyond noise**: " + "; ".join(
-            f"{labels[s.upper]} above {labels[s.lower]} by {s.diff:+.1f} "
-            f"({s.lo:+.1f} to {s.hi:+.1f})" for s in sig) + ".")
+            f"{labels[s.upper]} above {labels[s.lower]} by {_d(s.diff)} "
+            f"({_d(s.lo)} to {_d(s.hi)})" for s in sig) + ".")
     if flat:
         lines.append("- **Within noise** (the ladder cannot tell them apart): " + "; ".join(
-            f"{labels[s.upper]} and {labels[s.lower]} ({s.diff:+.1f}, {s.lo:+.1f} to "
-            f"{s.hi:+.1f})" for s in flat) + ".")
+            f"{labels[s.upper]} and {labels[s.lower]} ({_d(s.diff)}, {_d(s.lo)} to "
+            f"{_d(s.hi)})" for s in flat) + ".")
     batch_order = sorted(range(S), key=lambda i: (-r.theta[i], labels[i]))
     if batch_order == r.order:
         lines.append("- The batch fit orders the strategies the same way.")
