@@ -24,11 +24,13 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @out_option("reports/<scenario>-ladder/")
 @quiet_option
 def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
-    """Play every strategy of SCENARIO (its `ladder: {strategies: ...}`, else its
-    `strategies:`) against every other in rotate seating on the same deals, and rate them:
-    openskill's Plackett-Luce, a batch Bradley-Terry fit and a bootstrap over deals.
+    """Rate every strategy of SCENARIO against every other, on the same deals.
 
-    Writes ladder.json (best first), ladder.md, ladder.png, pairs.csv, ladder-run.json."""
+    The strategies are the scenario's `ladder: {strategies: [...]}`, else its `strategies:`.
+    Each pair plays at a table alternating the two in rotate seating; the ratings are
+    openskill's Plackett-Luce, checked by a batch Bradley-Terry fit with a bootstrap over
+    deals. Writes ladder.json (best first), ladder.md, ladder.png, pairs.csv and
+    ladder-run.json."""
     from importlib.metadata import version
 
     from simsym.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate
