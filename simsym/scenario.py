@@ -25,8 +25,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 BASE_SCENARIO = REPO_ROOT / "scenarios" / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "seating", "games", "seed", "sweep")
+            "seating", "games", "seed", "sweep", "ladder")
 CARD_KEYS = ("file", "overrides", "add", "remove")
+LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32
 SEATINGS = ("mirror", "rotate", "random")
 PLAYERS = (2, 6)
@@ -51,6 +52,7 @@ class Scenario:
     # `sweep:` checked: (kind, target, values); a strategies sweep's values are its tables,
     # one StrategyConfig each (a mirror table). None when the scenario has no sweep.
     sweep: tuple | None = None
+    ladder: list[StrategyConfig] = field(default_factory=list)  # `ladder: {strategies: ...}`
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -237,10 +239,11 @@ def load_scenario(path: str | Path) -> Scenario:
         seating = None
     strategies = _strategies(data, where, players, seating, problems)
     sweep = _sweep(data, where, problems)
+    ladder = _ladder(data, where, problems)
     problems.raise_if_any()
     return Scenario(name=name.strip(), path=file, cards=cards, rules=rules, players=players,
                     games=games, seed=seed, seating=seating, strategies=strategies,
-                    description=description, raw=data, sweep=sweep)
+                    description=description, raw=data, sweep=sweep, ladder=ladder)
 
 
 def _deck_site(data, file):
@@ -336,12 +339,18 @@ def _strategies(data, where, players, seating, problems: Problems):
         problems.add(InputError(f"seating 'mirror' puts one strategy in every seat, found "
                                 f"{len(raw)}; list exactly one (or use seating 'rotate' or "
                                 "'random' to mix strategies)", sfile, sline, "strategies"))
+    return _strategy_entries(raw, sfile, sline, "strategies", problems, data, "strategies")
+
+
+def _strategy_entries(raw: list, sfile, sline, key: str, problems: Problems, parent, pkey):
+    """Each entry of the strategy list ``parent[pkey]`` as a StrategyConfig (a problem for each
+    bad one)."""
     out = []
     for i, entry in enumerate(raw):
-        line = line_of_item(data, "strategies", i, sline)
+        line = line_of_item(parent, pkey, i, sline)
         line = line_of(entry, "family", line) if isinstance(entry, dict) else line
         try:
-            out.append(make_strategy(entry, sfile, line, f"strategies[{i}]",
+            out.append(make_strategy(entry, sfile, line, f"{key}[{i}]",
                                      base_dir=Path(sfile).parent))
         except InputError as e:
             problems.add(e)
@@ -433,3 +442,31 @@ def _sweep_tables(spec, file, problems: Problems):
         with problems.collect():
             tables.append(make_strategy(entry, file, eline, key, base_dir=Path(file).parent))
     return tables if len(tables) == len(raw) else None
+
+
+def _ladder(data, where, problems: Problems) -> list[StrategyConfig]:
+    """`ladder: {strategies: [...]}`, the entrants of `simsym ladder` when they are more
+    than the table has seats (any number from 2; each meets every other at its own table)."""
+    if "ladder" not in data:
+        return []
+    spec = data["ladder"]
+    file, line = where("ladder"), line_of(data, "ladder")
+    if not isinstance(spec, dict):
+        problems.add(InputError(f"expected a mapping with strategies: [...], found "
+                                f"{show(spec)}", file, line, "ladder"))
+        return []
+    for k in spec:
+        if k not in LADDER_KEYS:
+            problems.add(InputError(f"unknown key {show(k)}{did_you_mean(str(k), LADDER_KEYS)}"
+                                    "; allowed: " + ", ".join(LADDER_KEYS),
+                                    file_of(spec, k, file), line_of(spec, k, line),
+                                    f"ladder.{k}"))
+    raw = spec.get("strategies")
+    sfile, sline = file_of(spec, "strategies", file), line_of(spec, "strategies", line)
+    if not isinstance(raw, list) or len(raw) < 2:
+        problems.add(InputError("expected a list of at least 2 strategies (family names: "
+                                + ", ".join(FAMILIES) + f"; or mappings), found {show(raw)}",
+                                sfile, sline, "ladder.strategies"))
+        return []
+    return _strategy_entries(raw, sfile, sline, "ladder.strategies", problems, spec,
+                             "strategies")
