@@ -42,7 +42,8 @@ golden: $(STAMP)
 	  echo "tests/golden/$$sc-game$$g.txt"; done
 
 # Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
-# (scenarios with a `sweep:` also get reports/<name>-sweep/; Python-class strategies run
+# (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`
+# reports/<name>-ladder/; Python-class strategies run
 # in the reference engine with the compiled search).
 REPORT_FLAGS ?= -q --force
 report: $(STAMP)
@@ -52,6 +53,8 @@ report: $(STAMP)
 	    $(BIN)/simsym run $$f $(REPORT_FLAGS) --engine python --search numba; \
 	  elif grep -q "^sweep:" $$f; then \
 	    $(BIN)/simsym sweep $$f -q; \
+	  elif grep -q "^ladder:" $$f; then \
+	    $(BIN)/simsym ladder $$f -q; \
 	  else \
 	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo --verify-compensation ); \
 	  fi; \

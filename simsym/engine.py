@@ -94,6 +94,10 @@ class Setup:
 
 def setup_for(scenario: Scenario) -> Setup:
     for s in scenario.strategies:
+        if s.family == "lookahead":
+            raise SimsymError(f"strategy {s.label!r}: the lookahead player runs only in the "
+                              "reference engine so far (simsym run --engine python --search "
+                              "numba)")
         if s.family not in BUILT_IN:
             raise SimsymError(f"strategy {s.label!r} is a Python class: only the reference "
                               "engine runs those (simsym run --engine python)")

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from simsym.analysis.stats import holm
 from simsym.core import enums as E
 from simsym.run.executor import run_games
 
@@ -114,17 +115,6 @@ def card_metric(run: BatchedRun, batch, name: str, kinds=None):
     agg = run.agg if batch is None else run.batch_agg[batch]
     values = card_metrics(agg, totals)[name]
     return values if kinds is None else values[kinds]
-
-
-def holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (NaN stays NaN)."""
-    from statsmodels.stats.multitest import multipletests
-
-    out = np.full_like(p, np.nan, dtype=float)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], method="holm")[1]
-    return out
 
 
 def diff_frame(names, d: Diff, alpha: float = 0.05, adjust: bool = False) -> pd.DataFrame:

@@ -18,20 +18,22 @@ from simsym.cards.loader import apply_overrides, load_card_file
 from simsym.cards.model import CardSet
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.rules import RuleOptions, rules_from_mapping
-from simsym.strategies import FAMILIES, StrategyConfig, make_strategy
-from simsym.yamlio import LineDict, line_of, load_yaml_file
+from simsym.strategies import BUILT_IN, FAMILIES, StrategyConfig, make_strategy
+from simsym.yamlio import LineDict, line_of, line_of_item, load_yaml_file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BASE_SCENARIO = REPO_ROOT / "scenarios" / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "seating", "games", "seed", "sweep")
+            "seating", "games", "seed", "sweep", "ladder")
 CARD_KEYS = ("file", "overrides", "add", "remove")
+LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32
 SEATINGS = ("mirror", "rotate", "random")
 PLAYERS = (2, 6)
 MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
+SWEEP_KINDS = ("card", "rule", "players", "strategies")
 
 
 @dataclass
@@ -47,6 +49,10 @@ class Scenario:
     strategies: list[StrategyConfig] = field(default_factory=list)
     description: str = ""
     raw: dict = field(default_factory=dict, repr=False)
+    # `sweep:` checked: (kind, target, values); a strategies sweep's values are its tables,
+    # one StrategyConfig each (a mirror table). None when the scenario has no sweep.
+    sweep: tuple | None = None
+    ladder: list[StrategyConfig] = field(default_factory=list)  # `ladder: {strategies: ...}`
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -54,6 +60,7 @@ def _merge(base: dict, over: dict) -> dict:
     out.line = getattr(over, "line", getattr(base, "line", 1))
     out.key_lines = dict(getattr(base, "key_lines", {}))
     out.key_lines.update(getattr(over, "key_lines", {}))
+    out.item_lines = {**getattr(base, "item_lines", {}), **getattr(over, "item_lines", {})}
     out.origin = dict(getattr(base, "origin", {}))
     out.origin.update(getattr(over, "origin", {}))
     for k, v in over.items():
@@ -231,10 +238,12 @@ def load_scenario(path: str | Path) -> Scenario:
                                 line_of(data, "seating"), "seating"))
         seating = None
     strategies = _strategies(data, where, players, seating, problems)
+    sweep = _sweep(data, where, problems)
+    ladder = _ladder(data, where, problems)
     problems.raise_if_any()
     return Scenario(name=name.strip(), path=file, cards=cards, rules=rules, players=players,
                     games=games, seed=seed, seating=seating, strategies=strategies,
-                    description=description, raw=data)
+                    description=description, raw=data, sweep=sweep, ladder=ladder)
 
 
 def _deck_site(data, file):
@@ -330,12 +339,134 @@ def _strategies(data, where, players, seating, problems: Problems):
         problems.add(InputError(f"seating 'mirror' puts one strategy in every seat, found "
                                 f"{len(raw)}; list exactly one (or use seating 'rotate' or "
                                 "'random' to mix strategies)", sfile, sline, "strategies"))
+    return _strategy_entries(raw, sfile, sline, "strategies", problems, data, "strategies")
+
+
+def _strategy_entries(raw: list, sfile, sline, key: str, problems: Problems, parent, pkey):
+    """Each entry of the strategy list ``parent[pkey]`` as a StrategyConfig (a problem for each
+    bad one)."""
     out = []
     for i, entry in enumerate(raw):
-        line = line_of(entry, "family", sline) if isinstance(entry, dict) else sline
+        line = line_of_item(parent, pkey, i, sline)
+        line = line_of(entry, "family", line) if isinstance(entry, dict) else line
         try:
-            out.append(make_strategy(entry, sfile, line, f"strategies[{i}]",
+            out.append(make_strategy(entry, sfile, line, f"{key}[{i}]",
                                      base_dir=Path(sfile).parent))
         except InputError as e:
             problems.add(e)
     return out
+
+
+def _sweep(data, where, problems: Problems):
+    """`sweep:` (read by `simsym sweep`): one of card/rule (with values), players (a list of
+    counts) or strategies (a list of mirror tables). Returns (kind, target, values) or None.
+
+    The values of a card, rule or players sweep are checked when the sweep builds each
+    variant; a strategies sweep's tables are checked here, each like a `strategies:` entry.
+    """
+    if "sweep" not in data:
+        return None
+    spec = data["sweep"]
+    file, line = where("sweep"), line_of(data, "sweep")
+    allowed = ("allowed: card: NAME or rule: NAME with values: [...]; players: [2, 3, ...]; "
+               "or strategies: [a mirror table each]")
+    if not isinstance(spec, dict):
+        problems.add(InputError(f"expected a mapping, found {_a(spec)}; {allowed}", file, line,
+                                "sweep"))
+        return None
+    kinds = [k for k in spec if k in SWEEP_KINDS]
+    takes_values = kinds in (["card"], ["rule"])
+    for k in spec:
+        if k not in SWEEP_KINDS and not (k == "values" and takes_values):
+            what = ("'values' go with card or rule only" if k == "values" else
+                    f"unknown key {show(k)}{did_you_mean(str(k), (*SWEEP_KINDS, 'values'))}")
+            problems.add(InputError(f"{what}; {allowed}", file_of(spec, k, file),
+                                    line_of(spec, k, line), f"sweep.{k}"))
+            return None
+    if len(kinds) != 1:
+        problems.add(InputError(f"found {len(kinds)} of {', '.join(SWEEP_KINDS)}; a sweep "
+                                f"varies exactly one; {allowed}", file, line, "sweep"))
+        return None
+    kind = kinds[0]
+    kfile, kline = file_of(spec, kind, file), line_of(spec, kind, line)
+    if kind == "strategies":
+        tables = _sweep_tables(spec, kfile, problems)
+        return None if tables is None else ("strategies", "strategies", tables)
+    if kind == "players":
+        vals = spec["players"]
+        if not isinstance(vals, list) or not vals:
+            problems.add(InputError(f"expected a non-empty list of player counts, found "
+                                    f"{show(vals)}", kfile, kline, "sweep.players"))
+            return None
+        return "players", "players", vals
+    vals = spec.get("values")
+    if not isinstance(vals, list) or not vals:
+        problems.add(InputError(f"expected a non-empty list of values for {kind} "
+                                f"{show(spec[kind])}, found {show(vals)}",
+                                file_of(spec, "values", file), line_of(spec, "values", line),
+                                "sweep.values"))
+        return None
+    return kind, spec[kind], vals
+
+
+def _sweep_tables(spec, file, problems: Problems):
+    """The tables of a strategies sweep: a non-empty list, each a mirror table (one strategy
+    of a family the numba engine runs, as a name, a mapping or a list of one)."""
+    raw, line = spec["strategies"], line_of(spec, "strategies")
+    one = ("a family name (" + ", ".join(BUILT_IN) + "), a {family: ..., parameter: value} "
+           "mapping, or a list of one of those")
+    if not isinstance(raw, list) or not raw:
+        problems.add(InputError(f"expected a non-empty list of tables, each {one}; found "
+                                f"{show(raw)}", file, line, "sweep.strategies"))
+        return None
+    tables = []
+    for i, entry in enumerate(raw):
+        key = f"sweep.strategies[{i}]"
+        if isinstance(entry, list) and len(entry) == 1:
+            entry = entry[0]
+        eline = line_of_item(spec, "strategies", i, line)
+        eline = line_of(entry, "family", eline) if isinstance(entry, dict) else eline
+        if isinstance(entry, list):
+            problems.add(InputError(f"a table of the sweep is a mirror table (one strategy in "
+                                    f"every seat), found a list of {len(entry)}; allowed: "
+                                    f"{one}", file, eline, key))
+            continue
+        family = entry.get("family") if isinstance(entry, dict) else entry
+        if isinstance(family, str) and family not in BUILT_IN:
+            what = (f"the sweep plays its tables on the numba engine, which has no {family!r} "
+                    "strategies" if family in FAMILIES else f"unknown strategy {show(family)}"
+                    f"{did_you_mean(family, BUILT_IN)}")
+            problems.add(InputError(f"{what}; allowed: " + ", ".join(BUILT_IN), file, eline,
+                                    f"{key}.family" if isinstance(entry, dict) else key))
+            continue
+        with problems.collect():
+            tables.append(make_strategy(entry, file, eline, key, base_dir=Path(file).parent))
+    return tables if len(tables) == len(raw) else None
+
+
+def _ladder(data, where, problems: Problems) -> list[StrategyConfig]:
+    """`ladder: {strategies: [...]}`, the entrants of `simsym ladder` when they are more
+    than the table has seats (any number from 2; each meets every other at its own table)."""
+    if "ladder" not in data:
+        return []
+    spec = data["ladder"]
+    file, line = where("ladder"), line_of(data, "ladder")
+    if not isinstance(spec, dict):
+        problems.add(InputError(f"expected a mapping with strategies: [...], found "
+                                f"{show(spec)}", file, line, "ladder"))
+        return []
+    for k in spec:
+        if k not in LADDER_KEYS:
+            problems.add(InputError(f"unknown key {show(k)}{did_you_mean(str(k), LADDER_KEYS)}"
+                                    "; allowed: " + ", ".join(LADDER_KEYS),
+                                    file_of(spec, k, file), line_of(spec, k, line),
+                                    f"ladder.{k}"))
+    raw = spec.get("strategies")
+    sfile, sline = file_of(spec, "strategies", file), line_of(spec, "strategies", line)
+    if not isinstance(raw, list) or len(raw) < 2:
+        problems.add(InputError("expected a list of at least 2 strategies (family names: "
+                                + ", ".join(FAMILIES) + f"; or mappings), found {show(raw)}",
+                                sfile, sline, "ladder.strategies"))
+        return []
+    return _strategy_entries(raw, sfile, sline, "ladder.strategies", problems, spec,
+                             "strategies")

@@ -19,8 +19,9 @@ from simsym.core.enums import (
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.yamlio import line_of
 
-FAMILIES = ("greedy", "patient", "specialist", "random", "python")
-BUILT_IN = FAMILIES[:4]  # what the numba engine runs; "python" is the reference engine's
+FAMILIES = ("greedy", "patient", "specialist", "random", "lookahead", "python")
+BUILT_IN = FAMILIES[:4]  # what the numba engine runs; the others only the reference engine
+ROLLOUT_POLICIES = ("greedy", "own")
 
 COMMON = {
     "discard_max": (4, 0, 30, "most cards discarded in the Symposiarch phase"),
@@ -42,6 +43,12 @@ SPECIFIC = {
         "fallback": (True, None, None, "play another type when its own has no legal play"),
     },
     "random": {},
+    "lookahead": {
+        "iterations": (64, 1, 100000, "rollouts one decision may spend (the search budget)"),
+        "candidates": (6, 2, 64, "most candidate actions one decision considers"),
+        "policy": ("greedy", ROLLOUT_POLICIES, None,
+                   "how seats play inside a rollout: greedy, or own (each seat its strategy)"),
+    },
     "python": {
         "class": ("", None, None, "'file.py:ClassName' (beside the scenario) or 'module:Class'"),
         "params": ({}, None, None, "keyword arguments for the class"),

@@ -1,11 +1,15 @@
-"""`simsym sweep`: vary one card's notation, one rule option or the player count over a list
-of values, run every variant on the same seed, and plot the metrics against the value.
+"""`simsym sweep`: vary one card's notation, one rule option, the player count or the
+strategy table over a list of values, run every variant on the same seed, and plot the
+metrics against the value.
 
 In a scenario::
 
     sweep:
       card: Plato                 # or  rule: hand_size   or  players: [2, 3, 4, 5, 6]
       values: ["3I; IO", "4I; IO", "5I; IO", "6I; IO"]
+
+or ``strategies: [greedy, {family: patient, threshold: 15}]``: mirror tables, side by side
+(simsym.table_sweep). The scenario loader checks the `sweep:` mapping (simsym.scenario).
 """
 
 from __future__ import annotations
@@ -23,8 +27,6 @@ from simsym.paired import card_metrics, run_batched, seat_metrics
 from simsym.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
 
-KINDS = ("card", "rule", "players")
-
 
 def sweep_spec(scenario, card=None, rule=None, players=None, values=None):
     """(kind, target, values) from CLI arguments, else from the scenario's `sweep:`."""
@@ -34,31 +36,29 @@ def sweep_spec(scenario, card=None, rule=None, players=None, values=None):
         if not values:
             raise SimsymError("--values: give the values to sweep over")
         return ("card", card, list(values)) if card else ("rule", rule, list(values))
-    spec = scenario.raw.get("sweep")
-    file = scenario.path
-    if not isinstance(spec, dict):
+    if scenario.sweep is None:
         raise InputError("no sweep: give --card/--rule/--players, or a `sweep:` mapping "
-                         "in the scenario (card: NAME or rule: NAME, values: [...]; or "
-                         "players: [2, 3, ...])", file, None, "sweep")
-    keys = [k for k in spec if k in KINDS]
-    if len(keys) != 1 or any(k not in (*KINDS, "values") for k in spec):
-        raise InputError("sweep holds one of card, rule, players (and values for card/rule)",
-                         file, getattr(spec, "line", None), "sweep")
-    kind = keys[0]
-    if kind == "players":
-        vals = spec["players"]
-        if not isinstance(vals, list) or not vals:
-            raise InputError("sweep.players must be a list of player counts", file,
-                             getattr(spec, "line", None), "sweep.players")
-        return "players", "players", vals
-    vals = spec.get("values")
-    if not isinstance(vals, list) or not vals:
-        raise InputError("sweep.values must be a non-empty list", file,
-                         getattr(spec, "line", None), "sweep.values")
-    return kind, spec[kind], vals
+                         "in the scenario (card: NAME or rule: NAME, values: [...]; "
+                         "players: [2, 3, ...]; or strategies: [a mirror table each])",
+                         scenario.path, None, "sweep")
+    return scenario.sweep
+
+
+def value_labels(kind, values) -> list[str]:
+    """How the report names each value: the text, or a table's strategy label (a repeated
+    table gets ' #2', ' #3', ...)."""
+    if kind != "strategies":
+        return [str(v) for v in values]
+    out, seen = [], {}
+    for v in values:
+        seen[v.label] = seen.get(v.label, 0) + 1
+        out.append(v.label + (f" #{seen[v.label]}" if seen[v.label] > 1 else ""))
+    return out
 
 
 def variant(scenario, kind, target, value):
+    if kind == "strategies":  # a mirror table of one strategy (a StrategyConfig)
+        return replace(scenario, seating="mirror", strategies=[value])
     if kind == "players":
         if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 6:
             raise SimsymError(f"sweep players: {value!r} is not a player count from 2 to 6")
@@ -78,16 +78,19 @@ def variant(scenario, kind, target, value):
     return replace(scenario, rules=rules)
 
 
-def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None):
+def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None, on_run=None):
+    """One row of metrics per value; ``on_run(label, variant, run)`` sees each BatchedRun."""
     rows = []
     done_before = 0
-    for v in values:
+    for v, label in zip(values, value_labels(kind, values)):
         sc = variant(scenario, kind, target, v)
         run = run_batched(sc, games, seed, jobs,
                           on_progress=progress and (lambda d, o=done_before: progress(o + d)))
         done_before += games
+        if on_run:
+            on_run(label, sc, run)
         s = seat_metrics(run.totals, sc.players)
-        row = {"value": str(v), "players": sc.players, "seat_gap": float(s["seat_gap"][0]),
+        row = {"value": label, "players": sc.players, "seat_gap": float(s["seat_gap"][0]),
                "mean_score": float(np.mean(s["mean_score"])),
                "mean_turns": float(run.totals["turns"][0] / games),
                "stalled": int(run.totals["stalled"][0])}

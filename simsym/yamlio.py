@@ -10,10 +10,12 @@ from simsym.errors import InputError, Problems, show
 
 
 class LineDict(dict):
-    """A dict from YAML that knows the 1-based line of itself and of each of its keys."""
+    """A dict from YAML that knows the 1-based line of itself and of each of its keys, and
+    (``item_lines``) of each item of a value that is a list."""
 
     line: int = 0
     key_lines: dict
+    item_lines: dict = {}
 
 
 class _Loader(yaml.SafeLoader):
@@ -25,6 +27,7 @@ def _construct_mapping(loader, node, deep=False):
     out = LineDict()
     out.line = node.start_mark.line + 1
     out.key_lines = {}
+    out.item_lines = {}
     problems = getattr(loader, "problems", None)
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
@@ -46,6 +49,8 @@ def _construct_mapping(loader, node, deep=False):
             continue
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_lines[key] = line
+        if isinstance(value_node, yaml.SequenceNode):
+            out.item_lines[key] = [n.start_mark.line + 1 for n in value_node.value]
     return out
 
 
@@ -126,3 +131,16 @@ def line_of(mapping, key, default=None):
         except TypeError:  # an unhashable key
             pass
     return getattr(mapping, "line", default) or default
+
+
+def line_of_item(mapping, key, index: int, default=None):
+    """Line of item ``index`` of the list ``mapping[key]`` when it came from YAML, else the
+    line of ``key`` (or ``default``)."""
+    lines = getattr(mapping, "item_lines", None) or {}
+    try:
+        items = lines.get(key)
+    except TypeError:  # an unhashable key
+        items = None
+    if items and 0 <= index < len(items):
+        return items[index]
+    return line_of(mapping, key, default)

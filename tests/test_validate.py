@@ -172,6 +172,10 @@ ALL_1000 = "".join(f"    {n}: {{copies: 1000}}\n" for n in CARD_NAMES)
      ["'wine'", "intellectual, social, hedonistic"]),
     ("strategies: [{famly: greedy}]\n", "strategies[0]", ["family name"]),
     ("name: 12\n", "name", ["non-empty text"]),
+    ("sweep: {strategies: [greedy, {family: patient, late_run: x}]}\n",
+     "sweep.strategies[1].late_run", ["whole number"]),
+    ("sweep: {strategies: [greedy], players: [2]}\n", "sweep", ["exactly one"]),
+    ("sweep: [greedy]\n", "sweep", ["expected a mapping", "strategies: ["]),
     ("cards:\n  remove: [" + ", ".join(CARD_NAMES) + "]\n", "cards", ["no cards left"]),
 ])
 def test_edge_cases_are_clear_errors(tmp_path, text, key, fragments):
@@ -431,6 +435,13 @@ strategy_entry = st.one_of(
         "greed": st.integers(),
     }),
     junk)
+sweep_section = st.one_of(
+    st.fixed_dictionaries({"strategies": st.one_of(
+        st.lists(st.one_of(strategy_entry, st.lists(strategy_entry, max_size=2)), max_size=3),
+        junk)}, optional={"values": junk}),
+    st.fixed_dictionaries({}, optional={"card": sometimes(st.sampled_from(CARD_NAMES)),
+                                        "players": junk, "values": junk}),
+    junk)
 scenario_docs = st.fixed_dictionaries({}, optional={
     "extends": st.one_of(st.just(str(BASE_SCENARIO)), st.just(str(BASE_SCENARIO)),
                          st.just("nowhere.yaml"), st.just("s.yaml"), junk),
@@ -443,6 +454,7 @@ scenario_docs = st.fixed_dictionaries({}, optional={
     "strategies": st.one_of(st.lists(strategy_entry, max_size=7), strategy_entry),
     "rules": rules_section,
     "cards": cards_section,
+    "sweep": sweep_section,
     "colour": st.just("red"),
 })
 broken_texts = st.one_of(

@@ -122,3 +122,23 @@ def card_strength(cards: pd.DataFrame, players: int, by_strategy: bool = False) 
     else:
         df = df.sort_values("iwd", ascending=False, kind="mergesort", na_position="last")
     return df.reset_index(drop=True)
+
+
+def iwd_verdicts(strength: pd.DataFrame, average: float) -> pd.DataFrame:
+    """Each card's IWD against the table's average, with Holm's correction for testing every
+    card (the stance of `simsym compare`), from the card table's own intervals.
+
+    ``strength``: rows of :func:`strength_table` / :func:`card_strength` (one table);
+    ``average``: the table's average IWD (:func:`card_averages`). Adds ``iwd_p`` (the p-value
+    of the card's Newcombe interval against the average, :func:`stats.newcombe_p`: below 0.05
+    exactly where ``iwd_mark`` is set), ``iwd_p_holm`` and ``iwd_verdict``: 'strong' or
+    'weak' where the Holm-adjusted p is below 0.05 on that side, '' within noise.
+    """
+    df = strength.copy()
+    df["iwd_p"] = stats.newcombe_p(df["held_wins"], df["held_n"], df["gns_wins"],
+                                   df["gns_n"], average)
+    df["iwd_p_holm"] = stats.holm(df["iwd_p"].to_numpy())
+    beyond = df["iwd_p_holm"].to_numpy() < stats.ALPHA
+    df["iwd_verdict"] = np.where(beyond & (df["iwd"] > average), "strong",
+                                 np.where(beyond & (df["iwd"] < average), "weak", ""))
+    return df

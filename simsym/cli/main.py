@@ -51,8 +51,8 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import (ablate, bench, best, compare, log, options, report, run, sweep,
-                            validate)
+    from simsym.cli import (ablate, bench, best, compare, ladder, log, options, report, run,
+                            sweep, validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -61,6 +61,7 @@ def _register():
     main.add_command(compare.compare_cmd)
     main.add_command(sweep.sweep)
     main.add_command(ablate.ablate)
+    main.add_command(ladder.ladder)
     main.add_command(validate.validate)
     main.add_command(bench.bench)
     main.add_command(options.options)

@@ -1,4 +1,5 @@
-"""`simsym sweep SCENARIO`: one card value, rule option or player count over a list."""
+"""`simsym sweep SCENARIO`: one card value, rule option, player count or strategy table over a
+list."""
 
 from __future__ import annotations
 
@@ -25,7 +26,11 @@ from simsym.scenario import REPO_ROOT, load_scenario
 @out_option("reports/<scenario>-sweep/")
 @quiet_option
 def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, quiet):
-    """Run the scenario once per value on the same seed and plot the metrics against it."""
+    """Run the scenario once per value on the same seed and plot the metrics against it.
+
+    A `sweep: {strategies: [...]}` in the scenario runs each listed mirror table on the same
+    deals and reports the seats, the card ranking agreement and the verdict flips side by side.
+    """
     import yaml
 
     from simsym.run.executor import Progress
@@ -37,13 +42,24 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, qu
     games = games or sc.games
     seed = sc.seed if seed is None else seed
     bar = Progress(games * len(vals), not quiet and sys.stderr.isatty())
+    jobs = jobs or os.cpu_count() or 1
     try:
-        df = run_sweep(sc, kind, target, vals, games, seed, jobs or os.cpu_count() or 1,
-                       progress=bar.update)
+        if kind == "strategies":
+            from simsym.table_sweep import run_tables
+
+            res = run_tables(sc, vals, games, seed, jobs, progress=bar.update)
+            df = res.rows
+        else:
+            df = run_sweep(sc, kind, target, vals, games, seed, jobs, progress=bar.update)
     finally:
         bar.close()
     out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-sweep"
-    path = write_sweep(df, sc, kind, target, games, seed, out)
+    if kind == "strategies":
+        from simsym.table_sweep import write_tables
+
+        path = write_tables(res, out)
+    else:
+        path = write_sweep(df, sc, kind, target, games, seed, out)
     if not quiet:
         click.echo(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         click.echo(f"wrote {path}")

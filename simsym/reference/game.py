@@ -24,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from simsym.errors import SimsymError
+from simsym.reference import lookahead
 from simsym.reference.custom import PlayerView, load_class
 from simsym.reference.symposion import TYPES, best_play
 
@@ -315,6 +316,7 @@ class Game:
         self.points_by_type = [[0, 0, 0] for _ in range(self.P)]
         self.trades = 0
         self.seat_trades = [0] * self.P
+        self.decisions = [0] * self.P  # spec §6.6: searched decisions this turn, per seat
         self.stats = np.zeros((self.P, self.K, CS_SIZE), dtype=np.int64)
 
     # --- plumbing ----------------------------------------------------------------------------
@@ -405,6 +407,11 @@ class Game:
 
     def play(self) -> GameRecord:
         self.setup()
+        self.run_turns()
+        return self.record()
+
+    def run_turns(self):
+        """Turns from the start of turn ``self.turn`` to the end of the game (spec §5)."""
         while True:
             # AMBIGUITY: when turn == turn_cap and the normal end condition also holds, the
             # spec's numbered order ("1. If turn == turn_cap: ... stalled", "2. If runs_ended
@@ -419,12 +426,12 @@ class Game:
                 break
             a = self.turn % self.P
             self.log(TURN, self.turn, a)
+            self.decisions = [0] * self.P  # spec §6.6: searched decisions this turn, per seat
             self.amphorae_phase(a)
             self.symposiarch_phase(a)
             self.symposion_phase(a)
             self.komos_phase(a)
             self.turn += 1
-        return self.record()
 
     # --- phase 1: Amphorae (ruling 7) --------------------------------------------------------
 
@@ -435,9 +442,11 @@ class Game:
 
     # --- phase 2: Symposiarch (ruling 8) -----------------------------------------------------
 
-    def symposiarch_phase(self, a):
-        # (a) discard up to discard_limit cards, then draw as many
-        chosen = self.choose_symposiarch_discards(a)
+    def symposiarch_phase(self, a, chosen=None):
+        # (a) discard up to discard_limit cards, then draw as many (``chosen``: a rollout's
+        # candidate, spec §6.6)
+        if chosen is None:
+            chosen = self.choose_symposiarch_discards(a)
         self.to_discard(a, chosen, PH_SYMPOSIARCH)
         for _ in range(len(chosen)):
             self.draw_to_hand(a, SRC_SYMPOSIARCH)  # a None draw is skipped, the rest tried
@@ -462,6 +471,8 @@ class Game:
             if self.keep[a][k] >= cfg.get("keep_threshold"):
                 break  # stop at the first that is not below the threshold
             chosen.append(k)
+        if cfg.family == "lookahead":
+            return lookahead.symposiarch(self, a, chosen, m)
         return chosen
 
     def random_picks(self, hand, n) -> list[int]:
@@ -543,7 +554,7 @@ class Game:
         askees = [(i + t) % self.P for t in range(1, self.P)]
         askees = [h for h in askees if h not in excluded]
         for h in askees:
-            if self.accepts(h, w_star, [x]):
+            if self.accepts(h, w_star, [x], i):
                 self.swap(i, h, [x], w_star)
                 return True
         # 6. an uneven offer {x, x2}
@@ -551,14 +562,14 @@ class Game:
             x2 = rest[1]
             if self.own_best(i, multiset_minus(H, [x, x2]) + [w_star]).score > S:
                 for h in askees:
-                    if self.accepts(h, w_star, [x, x2]):
+                    if self.accepts(h, w_star, [x, x2], i):
                         self.swap(i, h, [x, x2], w_star)
                         return True
         # 7.
         return False
 
-    def accepts(self, h, w, offer) -> bool:
-        """Seat h, asked for w against offer, accepts (spec §6.5 steps 5 and 6)."""
+    def accepts(self, h, w, offer, giver) -> bool:
+        """Seat h, asked by ``giver`` for w against offer, accepts (spec §6.5 steps 5, 6)."""
         cfg = self.cfg[h]
         Hh = self.hands[h]
         if w not in Hh:
@@ -575,7 +586,10 @@ class Game:
         if cfg.family == "random":
             return T2 >= T
         keep = self.keep[h]
-        return T2 > T or (T2 == T and sum(keep[o] for o in offer) >= keep[w])
+        answer = T2 > T or (T2 == T and sum(keep[o] for o in offer) >= keep[w])
+        if cfg.family == "lookahead":
+            return lookahead.accept(self, h, answer, giver, list(offer), w)
+        return answer
 
     # --- strategies written as Python classes (simsym.reference.custom) ----------------------
 
@@ -604,7 +618,7 @@ class Game:
         self.check_cards(a, [x], "propose_trade", 1)
         for step in range(1, self.P):
             h = (a + step) % self.P
-            if self.accepts(h, w, [x]):
+            if self.accepts(h, w, [x], a):
                 self.swap(a, h, [x], w)
                 return True
         return False
@@ -646,6 +660,9 @@ class Game:
             return legal
         if fam == "greedy":
             return self.best(hand)
+        if fam == "lookahead":
+            p = self.best(hand)
+            return lookahead.symposion(self, a, p) if p.legal else NONE
         if fam == "patient":
             p = self.best(hand)
             late = self.runs_ended >= min(cfg.get("late_run"), self.rules.deck_runs)
@@ -673,8 +690,9 @@ class Game:
             raise AssertionError("best(hand, all types) is legal but no single type is")
         raise ValueError(f"unknown family {fam!r}")
 
-    def symposion_phase(self, a):
-        choice = self.choose_play(a)
+    def symposion_phase(self, a, choice=None):
+        if choice is None:
+            choice = self.choose_play(a)
         if not choice.legal:
             return
         type_ = choice.type  # ruling 11: declared once, does not change
@@ -752,6 +770,8 @@ class Game:
         # as the first n - len(rest) cards of B(hand) in discard order.
         if len(chosen) < n:
             chosen += discard_order(list(B), self.keep[a])[:n - len(chosen)]
+        if cfg.family == "lookahead":
+            return lookahead.komos(self, a, rest + discard_order(list(B), self.keep[a]), n)
         return chosen
 
     # --- the end: what a game reports (spec §5 End, §8) --------------------------------------

@@ -139,22 +139,26 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
         from simsym.run.dask_executor import run_on_dask
 
         run_on_dask(args, todo, games_dir, take, jobs=jobs, scheduler=scheduler)
-    elif jobs <= 1:
-        for i, g0, g1 in todo:
-            take(run_chunk_task(*args, i, g0, g1, games_dir))
     else:
-        _run_in_processes(args, todo, games_dir, take, jobs)
+        map_tasks(run_chunk_task, [(*args, i, g0, g1, games_dir) for i, g0, g1 in todo], take,
+                  jobs, initializer=_init_worker, initargs=args)
     return totals, agg
 
 
-def _run_in_processes(args, todo, games_dir, take, jobs):
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=args)
+def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=()):
+    """Call ``fn(*task)`` for every task, here (``jobs`` 1) or in ``jobs`` processes, and
+    ``take(result)`` in this process as each finishes (in completion order: ``take`` must
+    not depend on it). At most 2 * jobs tasks are in flight, so memory stays bounded."""
+    if jobs <= 1:
+        for task in tasks:
+            take(fn(*task))
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
     try:
         pending = set()
-        it = iter(todo)
-        # Keep a bounded number of chunks in flight: memory stays bounded.
-        for i, g0, g1 in it:
-            pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
+        it = iter(tasks)
+        for task in it:
+            pending.add(pool.submit(fn, *task))
             if len(pending) >= 2 * jobs:
                 break
         while pending:
@@ -163,8 +167,7 @@ def _run_in_processes(args, todo, games_dir, take, jobs):
                 take(f.result())
                 nxt = next(it, None)
                 if nxt is not None:
-                    i, g0, g1 = nxt
-                    pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
+                    pending.add(pool.submit(fn, *nxt))
     except BaseException:
         for p in list(getattr(pool, "_processes", {}).values()):
             p.terminate()

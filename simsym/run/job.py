@@ -21,6 +21,7 @@ import pandas as pd
 from simsym import __version__
 from simsym.core import enums as E
 from simsym.errors import SimsymError
+from simsym.strategies import BUILT_IN
 from simsym.run.executor import ChunkResult, Progress, default_chunk_size, run_games
 from simsym.run.output import atomic_write_text, prepare_out_dir, replace_dir, write_json
 from simsym.run.summary import build_summary, card_table
@@ -164,7 +165,7 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                      "python": platform.python_version()},
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
     })
-    if engine == "numba" or all(s.family != "python" for s in scenario.strategies):
+    if all(s.family in BUILT_IN for s in scenario.strategies):  # the census replays in numba
         from dataclasses import replace as _replace
 
         from simsym.analysis.census import CENSUS_GAMES, census
