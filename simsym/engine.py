@@ -12,10 +12,11 @@ import numpy as np
 from simsym.cards.encode import encode_cards
 from simsym.core import enums as E
 from simsym.core import game_nb as G
+from simsym.core import lookahead_nb as LA
 from simsym.rules import encode_rules
 from simsym.errors import SimsymError
 from simsym.scenario import Scenario
-from simsym.strategies import BUILT_IN, StrategyConfig, encode_strategy, make_strategy
+from simsym.strategies import BUILT_IN, COMMON, StrategyConfig, encode_strategy, make_strategy
 
 SEATING_CODES = {"mirror": E.SEATING_MIRROR, "rotate": E.SEATING_ROTATE,
                  "random": E.SEATING_RANDOM}
@@ -80,6 +81,11 @@ class Setup:
         return E.ROW_FIXED + 6 * self.players
 
     @property
+    def lookahead(self) -> bool:
+        """Whether a seat searches (docs 6.6): such tables run the lookahead's game loop."""
+        return any(s.family == "lookahead" for s in self.scenario.strategies)
+
+    @property
     def greedy(self) -> int:
         """The strategy-table row of the default greedy strategy (after the scenario's)."""
         return len(self.scenario.strategies)
@@ -94,10 +100,6 @@ class Setup:
 
 def setup_for(scenario: Scenario) -> Setup:
     for s in scenario.strategies:
-        if s.family == "lookahead":
-            raise SimsymError(f"strategy {s.label!r}: the lookahead player runs only in the "
-                              "reference engine so far (simsym run --engine python --search "
-                              "numba)")
         if s.family not in BUILT_IN:
             raise SimsymError(f"strategy {s.label!r} is a Python class: only the reference "
                               "engine runs those (simsym run --engine python)")
@@ -120,9 +122,21 @@ def setup_for(scenario: Scenario) -> Setup:
     gp[E.GP_PLAYERS] = P
     for i, v in enumerate(r.seat_compensation):
         gp[E.GP_COMP + i] = v
-    L = list(scenario.strategies) + [make_strategy("greedy")]  # see Setup
-    base = np.array([i % len(scenario.strategies) for i in range(P)], np.int64)
+    # The scenario's strategies, the default greedy one (see Setup), then the greedy twin of
+    # each lookahead strategy (what it plays inside rollouts under policy "own").
+    S = len(scenario.strategies)
+    L = list(scenario.strategies) + [make_strategy("greedy")]
+    twin = list(range(S)) + [S]
+    for i, s in enumerate(scenario.strategies):
+        if s.family == "lookahead":
+            twin[i] = len(L)
+            L.append(make_strategy({"family": "greedy", **{k: v for k, v in s.params
+                                                           if k in COMMON}}))
+            twin.append(twin[i])
+    base = np.array([i % S for i in range(P)], np.int64)
     params = np.stack([encode_strategy(s) for s in L])
+    params[:, E.SP_TWIN] = twin
+    params[:, E.SP_GREEDY] = S
     keep = np.stack([keep_values(scenario.cards, s) for s in L])
     K = len(scenario.cards)
     # Trade candidates: kinds by descending keep value, ties by ascending kind.
@@ -143,7 +157,8 @@ def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    G.run_chunk_nb(setup.table(), g0, g1, setup.scenario.seed, rows, agg, prog)
+    run = LA.run_chunk_lookahead_nb if setup.lookahead else G.run_chunk_nb
+    run(setup.table(), g0, g1, setup.scenario.seed, rows, agg, prog)
     return rows, agg
 
 
@@ -152,7 +167,10 @@ def play_logged(setup: Setup, g: int, max_events: int = 200_000):
     tb = setup.table()
     s = G.new_state(tb, max_events)
     row = np.zeros(setup.row_size, np.int64)
-    n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
+    if setup.lookahead:
+        n = LA.play_lookahead_nb(tb, s, LA.new_look(tb), g, setup.scenario.seed, row)
+    else:
+        n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
     if n >= max_events:
         raise RuntimeError(f"game {g} logged more than {max_events} events")
     return s.ev[:n].copy(), row, s.cs

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from simsym.core.enums import (
-    SP_DISCARD_MAX, SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_FOCUS, SP_KEEP_THRESHOLD,
-    SP_LATE_RUN, SP_SIZE, SP_THRESHOLD, SP_TRADE, SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE,
-    SP_WINE_WEIGHT, TYPE_NAMES,
+    SP_CANDIDATES, SP_DISCARD_MAX, SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_FOCUS, SP_ITERATIONS,
+    SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_POLICY, SP_SIZE, SP_THRESHOLD, SP_TRADE,
+    SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SP_WINE_WEIGHT, TYPE_NAMES,
 )
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.yamlio import line_of
 
 FAMILIES = ("greedy", "patient", "specialist", "random", "lookahead", "python")
-BUILT_IN = FAMILIES[:4]  # what the numba engine runs; the others only the reference engine
+BUILT_IN = FAMILIES[:5]  # what the numba engine runs; "python" is the reference engine's
 ROLLOUT_POLICIES = ("greedy", "own")
 
 COMMON = {
@@ -170,4 +170,7 @@ def encode_strategy(s: StrategyConfig) -> np.ndarray:
     row[SP_FAVOURS] = TYPE_NAMES.index(p["favours"]) if "favours" in p else 0
     row[SP_FOCUS] = p.get("focus", 0)
     row[SP_FALLBACK] = p.get("fallback", True)
+    row[SP_ITERATIONS] = p.get("iterations", 0)
+    row[SP_CANDIDATES] = p.get("candidates", 0)
+    row[SP_POLICY] = ROLLOUT_POLICIES.index(p["policy"]) if "policy" in p else 0
     return row

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from simsym.core import lookahead_nb as N
 from simsym.reference import lookahead as L
@@ -79,3 +80,56 @@ def test_determinizations_agree():
 
 def test_halving_rounds():
     assert [N.halving_rounds_nb(c) for c in (1, 2, 3, 4, 5, 8, 9, 64)] == [0, 1, 2, 2, 3, 3, 4, 6]
+
+
+# --- whole games: the numba engine's lookahead makes the reference's decisions --------------
+
+def _variants():
+    from dataclasses import replace
+
+    from simsym.strategies import make_strategy
+    from tests.test_lookahead_reference import BASE
+
+    greedy = make_strategy("greedy")
+    plain = replace(BASE, players=4, seating="rotate", seed=7,
+                    strategies=[make_strategy({"family": "lookahead", "iterations": 4})]
+                    + [greedy] * 3)
+    # Policy "own" against other families, trades between others and uneven trades on, so
+    # lookahead seats are asked (and answer) trades, including uneven offers.
+    la = make_strategy({"family": "lookahead", "iterations": 3, "policy": "own",
+                        "candidates": 4, "trade_inactive": True})
+    others = [make_strategy({"family": "patient", "trade_inactive": True}),
+              make_strategy({"family": "specialist"}), make_strategy("random")]
+    mixed = replace(BASE, players=4, seating="rotate", seed=11, strategies=[la] + others)
+    mixed = replace(mixed, rules=replace(mixed.rules, trade_between_others=True,
+                                         uneven_trades=True))
+    three = replace(BASE, players=3, seating="rotate", seed=3,
+                    strategies=[make_strategy({"family": "lookahead", "iterations": 2,
+                                               "candidates": 3}), greedy])
+    return {"plain": (plain, 6), "mixed": (mixed, 12), "three": (three, 6)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["plain", "mixed", "three"])
+def test_games_agree_event_for_event(monkeypatch, variant):
+    from simsym.engine import play_logged, setup_for
+
+    sc, games = _variants()[variant]
+    kinds = Counter()
+    real = L.decide
+
+    def counting(game, s, kind, cands, offer=None):
+        if len(cands) > 1:
+            kinds[kind] += 1
+        return real(game, s, kind, cands, offer)
+
+    monkeypatch.setattr(L, "decide", counting)
+    setup = setup_for(sc)
+    for g in range(games):
+        events, _, _ = play_logged(setup, g)
+        ref = Game(sc, g, fast(sc)).play()
+        assert [tuple(e) for e in events.tolist()] == [tuple(e) for e in ref.events], g
+    # Every kind of decision was searched (and so compared) somewhere in these games.
+    assert kinds[L.SYMPOSIARCH] and kinds[L.SYMPOSION] and kinds[L.KOMOS]
+    if variant == "mixed":
+        assert kinds[L.TRADE] > 0

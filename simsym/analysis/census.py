@@ -14,6 +14,14 @@ from simsym.core import enums as E
 from simsym.core.enums import TYPE_NAMES
 
 CENSUS_GAMES = 1000
+CENSUS_GAMES_LOOKAHEAD = 200  # replaying a searching player's games costs what playing them did
+
+
+def census_games(scenario) -> int:
+    """How many games the census of a run replays (fewer when a seat searches)."""
+    if any(s.family == "lookahead" for s in scenario.strategies):
+        return CENSUS_GAMES_LOOKAHEAD
+    return CENSUS_GAMES
 
 
 def census(scenario, games: int = CENSUS_GAMES) -> dict:

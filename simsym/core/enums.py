@@ -128,10 +128,15 @@ SEATING_MIRROR, SEATING_ROTATE, SEATING_RANDOM = range(3)
 MAX_PLAYERS = 6
 
 # --- strategies: families and the parameter row (simsym.strategies.encode_strategy) ----------
-FAM_GREEDY, FAM_PATIENT, FAM_SPECIALIST, FAM_RANDOM = range(4)
+FAM_GREEDY, FAM_PATIENT, FAM_SPECIALIST, FAM_RANDOM, FAM_LOOKAHEAD = range(5)
 SP_FAMILY, SP_DISCARD_MAX, SP_KEEP_THRESHOLD, SP_WINE_WEIGHT, SP_TRADE, SP_TRADE_CANDIDATES, \
     SP_TRADE_INACTIVE, SP_THRESHOLD, SP_LATE_RUN, SP_FAVOURS, SP_FOCUS, SP_FALLBACK = range(12)
-SP_SIZE = 12
+# lookahead (docs/game-engine.md 6.6): its budget, candidates and rollout policy
+# (POLICY_GREEDY or POLICY_OWN); the row it plays inside rollouts under POLICY_OWN (its
+# greedy twin; every other strategy's own row); and the default greedy row.
+SP_ITERATIONS, SP_CANDIDATES, SP_POLICY, SP_TWIN, SP_GREEDY = range(12, 17)
+SP_SIZE = 17
+POLICY_GREEDY, POLICY_OWN = range(2)
 
 # --- the game state (game_nb.State): its scalars, ``sc`` -------------------------------------
 GS_NPILE = 0  # cards in the draw pile (its top is pile[GS_NPILE - 1])
@@ -146,7 +151,22 @@ GS_TRADES = 8  # swaps made in the game
 GS_MADE = 9  # swaps made in this turn's Symposiarch phase
 GS_TSTEP = 10  # trading: 0 the active seat's attempts, s > 0 the attempt of seat a + s next
 GS_DEAL = 11
-GS_SIZE = 12
+# A lookahead seat asked to accept a trade (docs 6.6): the trade code stops (LA_PEND = 1)
+# with the query (giver, asked seat, w*, x, x2, greedy's answer) so the engine can search,
+# then re-runs the attempt with the answers given so far (LA_NF of them from LA_F0; LA_Q
+# counts the queries of the current run).
+GS_LA_PEND = 12
+GS_LA_QI = 13
+GS_LA_QH = 14
+GS_LA_QW = 15
+GS_LA_QX = 16
+GS_LA_QX2 = 17
+GS_LA_QG = 18
+GS_LA_Q = 19
+GS_LA_NF = 20
+GS_LA_F0 = 21
+LA_MAX_QUERIES = 16  # an attempt asks each other seat at most twice (even, then uneven)
+GS_SIZE = GS_LA_F0 + LA_MAX_QUERIES
 # Phase boundaries: the state is "at" the start of one of these (docs/game-engine.md,
 # "Rollouts"). A turn goes AT_TURN (end checks, TURN event), AT_AMPHORAE, AT_DISCARDS
 # (Symposiarch discards and redraws), AT_TRADING, AT_SYMPOSION, AT_KOMOS, then the next turn.

@@ -62,6 +62,10 @@ from simsym.core.enums import (
     SP_LATE_RUN, SP_THRESHOLD, SP_TRADE, SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SRC_AMPHORAE,
     SRC_ANDRON, SRC_DEAL, SRC_SYMPOSIARCH, WIN_UNITS,
 )
+from simsym.core.enums import (
+    FAM_LOOKAHEAD, GS_LA_F0, GS_LA_NF, GS_LA_PEND, GS_LA_Q, GS_LA_QG, GS_LA_QH, GS_LA_QI,
+    GS_LA_QW, GS_LA_QX, GS_LA_QX2,
+)
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
     G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
@@ -113,6 +117,8 @@ State = namedtuple("State", (
     "bscr",  # int64 (4 * BT_SCR,): the trade bound's scratch
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
+
+PENDING = -2  # the trade code waits for a lookahead seat's answer (see _lookahead_answer)
 
 # What a memoised hand search tells its callers.
 Best = namedtuple("Best", ("type", "score", "mask"))
@@ -862,25 +868,40 @@ def trading(tb, s):
             sp = tb.strat_params[s.strat[a]]
             if sp[SP_TRADE] and sp[SP_FAMILY] != FAM_RANDOM:
                 while sc[GS_MADE] < gp[GP_MAX_TRADES]:
-                    if not _attempt(tb, s, a, _no_card()):
+                    r = _attempt(tb, s, a, _no_card())
+                    if r == PENDING:
+                        return  # a lookahead seat must answer first (GS_LA_PEND)
+                    if r == 0:
                         break
                     sc[GS_MADE] += 1
             sc[GS_TSTEP] = 1
         if gp[GP_BETWEEN]:
             while sc[GS_TSTEP] < P and sc[GS_MADE] < gp[GP_MAX_TRADES]:
                 j = (a + sc[GS_TSTEP]) % P
-                sc[GS_TSTEP] += 1
                 spj = tb.strat_params[s.strat[j]]
                 if spj[SP_TRADE] and spj[SP_TRADE_INACTIVE]:
-                    if _attempt(tb, s, j, a):
-                        sc[GS_MADE] += 1
+                    r = _attempt(tb, s, j, a)
+                    if r == PENDING:
+                        return
+                    sc[GS_MADE] += r
+                sc[GS_TSTEP] += 1
     sc[GS_AT] = AT_SYMPOSION
 
 
 @njit(**NO_RC)
 def _attempt(tb, s, i, excl):
-    """One trade attempt by seat i (docs 6.5), asking no seat ``excl``; True when a swap was
-    made."""
+    """One trade attempt by seat i (docs 6.5), asking no seat ``excl``: 1 when a swap was
+    made, 0 when not, PENDING when a lookahead seat's answer is needed first (the attempt has
+    changed nothing then, and is run again once the answer is known)."""
+    s.sc[GS_LA_Q] = 0
+    r = _attempt_run(tb, s, i, excl)
+    if r != PENDING:
+        s.sc[GS_LA_NF] = 0  # the answers given belong to this attempt
+    return r
+
+
+@njit(**NO_RC)
+def _attempt_run(tb, s, i, excl):
     spi = tb.strat_params[s.strat[i]]
     ti = _own_types(spi)
     n = s.hn[i]
@@ -889,7 +910,7 @@ def _attempt(tb, s, i, excl):
     tmp2 = s.tmp2
     nr, _, S = _rest_in_discard_order(tb, s, i)
     if nr == 0:
-        return False
+        return 0
     x = tmp[s.order[0]]
     x2 = tmp[s.order[1]] if nr >= 2 else -1
     # Candidates, best first; the first with the highest score after the swap.
@@ -926,9 +947,10 @@ def _attempt(tb, s, i, excl):
             swstar = sw
             wstar = w
     if wstar < 0:
-        return False
-    if _offer(tb, s, i, excl, wstar, x, _no_card(), swstar):
-        return True
+        return 0
+    r = _offer(tb, s, i, excl, wstar, x, _no_card(), swstar)
+    if r != 0:
+        return r
     if tb.gp[GP_UNEVEN] and x2 >= 0:
         m = _without(H, n, x, tmp2)
         m = _without(tmp2, m, x2, tmp2)
@@ -936,16 +958,17 @@ def _attempt(tb, s, i, excl):
         # best(H - x - x2 + w*) > S: plays without w* are plays of H (at most S).
         s2 = _above(tb, s, tmp2, m + 1, np.int64(1) << m, ti, S)
         if s2 < 0:
-            return False
+            return 0
         return _offer(tb, s, i, excl, wstar, x, x2, s2)
-    return False
+    return 0
 
 
 @njit(**NO_RC)
 def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     """Seat i offers x (and x2 unless it is -1) for w*, to the other seats in turn order
     after it (but excl); the first that holds w*, trades and accepts gets the swap. s_new is
-    seat i's best after it, exactly. True when a swap was made."""
+    seat i's best after it, exactly. 1 when a swap was made, 0 when not, PENDING when a
+    lookahead seat must answer first."""
     P = tb.gp[GP_PLAYERS]
     hands = s.hands
     hn = s.hn
@@ -956,12 +979,37 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
         if not _holds(hands[h], hn[h], wstar) or not tb.strat_params[s.strat[h]][SP_TRADE]:
             continue
         t2 = _accepts(tb, s, h, wstar, x, x2)
+        if tb.strat_params[s.strat[h]][SP_FAMILY] == FAM_LOOKAHEAD:
+            t2 = _lookahead_answer(s.sc, i, h, wstar, x, x2, t2)
+            if t2 == PENDING:
+                return PENDING
         if t2 >= 0:
             swap(s, i, h, wstar, x, x2)
             s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
-            s.memo[h, MEMO_LB] = t2  # best_h of the new hand, exactly
-            return True
-    return False
+            s.memo[h, MEMO_LB] = t2  # best_h of the new hand (a lower bound for lookahead)
+            return 1
+    return 0
+
+
+@njit(**NO_RC)
+def _lookahead_answer(sc, i, h, w, x, x2, t2):
+    """A lookahead seat h asked by i (docs 6.6): the answer it gave this attempt, if it has
+    (T' when it accepts, 0 if greedy would have refused, so T' is unknown; -1 when it
+    refuses), else PENDING with the query in sc (greedy's answer: t2 >= 0)."""
+    q = sc[GS_LA_Q]
+    if q < sc[GS_LA_NF]:
+        sc[GS_LA_Q] = q + 1
+        if sc[GS_LA_F0 + q]:
+            return max(t2, 0)
+        return -1
+    sc[GS_LA_PEND] = 1
+    sc[GS_LA_QI] = i
+    sc[GS_LA_QH] = h
+    sc[GS_LA_QW] = w
+    sc[GS_LA_QX] = x
+    sc[GS_LA_QX2] = x2
+    sc[GS_LA_QG] = 1 if t2 >= 0 else 0
+    return PENDING
 
 
 @njit(**NO_RC)

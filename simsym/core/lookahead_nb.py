@@ -8,10 +8,27 @@ the two must make the same decisions, game for game.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
+from simsym.core.enums import (
+    ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
+    FAM_LOOKAHEAD, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS, GP_SYMPOSIA, GS_AT, GS_LA_F0,
+    GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
+    GS_NEV, GS_NPILE, GS_TURN, MEMO_LB, MEMO_VER, POLICY_GREEDY, RES_MASK, RES_SCORE,
+    RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
+    SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
+)
+from simsym.core.game_nb import (
+    _discard_order, _hand_remove, _hsearch, _rest_in_discard_order, _sort, _without,
+    accumulate_nb, copy_state, deck_size, discard_and_redraw, komos_discard, make_play,
+    new_state,
+    play_until, record, set_policy, setup, step, swap, trading,
+)
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
+from simsym.core.search_nb import best_symposion_ws
 
 ROLLOUT_SALT = 0x100C
 WIN_UNITS = 60
@@ -98,3 +115,329 @@ def halving_rounds_nb(c):
     while (1 << r) < c:
         r += 1
     return r
+
+
+# --- the player in games (docs 6.6) ------------------------------------------------------------
+# Decision kinds, as in simsym.reference.lookahead.
+LA_SYMPOSIARCH, LA_TRADE, LA_SYMPOSION, LA_KOMOS = range(4)
+CMAX = 64  # the most candidates a decision may have (the `candidates` parameter's maximum)
+
+# The lookahead's workspace for one game state: two rollout states (one determinization per
+# iteration, ``det``; one candidate played out in it, ``sim``) and the candidates.
+Look = namedtuple("Look", (
+    "det", "sim",
+    "cset",  # int64 (CMAX, H + 1): a candidate's cards [n, sorted kinds...]
+    "ctype", "cmask", "cscore",  # int64 (CMAX,): a play candidate (type -1: pass)
+    "total", "alive",  # int64 (CMAX,): successive halving
+    "buf", "buf2", "order",  # int64 (H,): scratch
+    "offer",  # int64 (2,)
+    "policy",  # int64 (P,): the strategy row each seat plays in a rollout
+    "dec",  # int64 (P,): searched decisions of each seat in the current turn
+    "key",  # int64 (2,): the run's seed and the game index
+))
+
+
+@njit(cache=True)
+def new_look(tb):
+    P = tb.gp[GP_PLAYERS]
+    H = deck_size(tb.copies) + 8
+    return Look(new_state(tb, np.int64(0)), new_state(tb, np.int64(0)),
+                np.zeros((CMAX, H + 1), np.int64), np.zeros(CMAX, np.int64),
+                np.zeros(CMAX, np.int64), np.zeros(CMAX, np.int64), np.zeros(CMAX, np.int64),
+                np.zeros(CMAX, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
+                np.zeros(H, np.int64), np.zeros(2, np.int64), np.zeros(P, np.int64),
+                np.zeros(P, np.int64), np.zeros(2, np.int64))
+
+
+@njit(cache=True)
+def _add(lk, nc, limit, src, n, ptype):
+    """Candidate ``nc`` = the cards src[:n] (sorted here) as a play of ``ptype`` (or a discard
+    set, ptype -2), unless it equals an earlier candidate or ``limit`` are there already.
+    Returns the new count."""
+    if nc >= limit:
+        return nc
+    row = lk.cset[nc]
+    row[0] = n
+    for q in range(n):
+        row[1 + q] = src[q]
+    _sort(row[1:], n)
+    for c in range(nc):
+        if lk.ctype[c] != ptype or lk.cset[c, 0] != n:
+            continue
+        same = True
+        for q in range(n):
+            if lk.cset[c, 1 + q] != row[1 + q]:
+                same = False
+                break
+        if same:
+            return nc
+    lk.ctype[nc] = ptype
+    return nc + 1
+
+
+@njit(cache=True)
+def _add_play(tb, s, lk, nc, limit, a, ptype, pmask, pscore):
+    """A play candidate: the cards of ``pmask`` over seat a's hand."""
+    n = 0
+    H = s.hands[a]
+    for q in range(s.hn[a]):
+        if (pmask >> q) & 1:
+            lk.buf2[n] = H[q]
+            n += 1
+    m = _add(lk, nc, limit, lk.buf2, n, ptype)
+    if m > nc:
+        lk.cmask[nc] = pmask
+        lk.cscore[nc] = pscore
+    return m
+
+
+@njit(cache=True)
+def _take_cards(s, a, lk, c, out):
+    """Remove candidate c's cards from seat a's hand into out; how many."""
+    n = lk.cset[c, 0]
+    for q in range(n):
+        out[q] = lk.cset[c, 1 + q]
+        _hand_remove(s.hands, s.hn, s.memo, a, out[q])
+    return n
+
+
+@njit(cache=True)
+def _apply(tb, s, lk, kind, c, a, seat):
+    """Candidate c of a decision of ``kind`` made in state s (a the active seat, seat the
+    deciding one); s moves to the next phase boundary."""
+    if kind == LA_SYMPOSIARCH:
+        n = _take_cards(s, a, lk, c, s.inplay)
+        discard_and_redraw(tb, s, a, s.inplay, n)
+    elif kind == LA_KOMOS:
+        n = _take_cards(s, a, lk, c, s.inplay)
+        komos_discard(tb, s, a, s.inplay, n)
+    elif kind == LA_SYMPOSION:
+        make_play(tb, s, a, lk.ctype[c], lk.cmask[c], lk.cscore[c])
+    else:  # a trade answer: c == 0 greedy's answer, 1 the other
+        accept = s.sc[GS_LA_QG] if c == 0 else 1 - s.sc[GS_LA_QG]
+        if accept:
+            swap(s, s.sc[GS_LA_QI], seat, s.sc[GS_LA_QW], s.sc[GS_LA_QX], s.sc[GS_LA_QX2])
+        s.sc[GS_AT] = AT_SYMPOSION  # the rest of this turn's trading is not played out
+
+
+@njit(cache=True)
+def _determinize(tb, s, lk, seat, kind, d, i):
+    """lk.det = s with the cards ``seat`` cannot see dealt anew from the stream of its
+    decision d, iteration i (which the rollout then goes on drawing from)."""
+    det = lk.det
+    copy_state(s, det)
+    rollout_stream_nb(lk.key[0], lk.key[1], s.sc[GS_TURN], seat, d, i, det.rng)
+    giver = np.int64(-1)
+    noffer = np.int64(0)
+    if kind == LA_TRADE:
+        giver = s.sc[GS_LA_QI]
+        lk.offer[0] = s.sc[GS_LA_QX]
+        lk.offer[1] = s.sc[GS_LA_QX2]
+        noffer = np.int64(1 if lk.offer[1] < 0 else 2)
+    npile = determinize_nb(tb.copies, det.hands, det.hn, seat, det.dcount, giver, lk.offer,
+                           noffer, det.rng, lk.buf, det.pile)
+    det.sc[GS_NPILE] = npile
+    P = tb.gp[GP_PLAYERS]
+    for j in range(P):
+        if j != seat:
+            _sort(det.hands[j], det.hn[j])
+            det.memo[j, MEMO_VER] += 1  # its cached searches are of another hand
+            det.memo[j, MEMO_LB] = 0
+    det.sc[GS_LA_PEND] = 0
+    det.sc[GS_LA_NF] = 0
+    set_policy(tb, det, lk.policy)
+
+
+@njit(cache=True)
+def _decide(tb, s, lk, kind, nc, seat):
+    """Successive halving over candidates 0..nc-1 with common random numbers (docs 6.6)."""
+    if nc == 1:
+        return np.int64(0)
+    sp = tb.strat_params[s.strat[seat]]
+    d = lk.dec[seat]
+    lk.dec[seat] += 1
+    P = tb.gp[GP_PLAYERS]
+    for j in range(P):
+        row = s.seat_strat[j]
+        lk.policy[j] = sp[SP_GREEDY] if sp[SP_POLICY] == POLICY_GREEDY else \
+            tb.strat_params[row][SP_TWIN]
+    a = s.sc[GS_TURN] % P
+    rounds = halving_rounds_nb(nc)
+    per_round = max(1, sp[SP_ITERATIONS] // rounds)
+    for c in range(nc):
+        lk.total[c] = 0
+        lk.alive[c] = c
+    na = nc
+    i0 = 0
+    while na > 1:
+        m = max(1, per_round // na)
+        for i in range(i0, i0 + m):
+            _determinize(tb, s, lk, seat, kind, d, i)
+            for q in range(na):
+                c = lk.alive[q]
+                copy_state(lk.det, lk.sim)
+                _apply(tb, lk.sim, lk, kind, c, a, seat)
+                play_until(tb, lk.sim, np.int64(-1), np.int64(-1))
+                lk.total[c] += rollout_value_nb(lk.sim.score, P, seat)
+        i0 += m
+        # rank the survivors: total descending, ties by candidate order
+        for q in range(1, na):
+            v = lk.alive[q]
+            r = q
+            while r > 0 and (lk.total[lk.alive[r - 1]] < lk.total[v] or (
+                    lk.total[lk.alive[r - 1]] == lk.total[v] and lk.alive[r - 1] > v)):
+                lk.alive[r] = lk.alive[r - 1]
+                r -= 1
+            lk.alive[r] = v
+        na = (na + 1) // 2
+    return lk.alive[0]
+
+
+@njit(cache=True)
+def _symposiarch(tb, s, lk, a):
+    sp = tb.strat_params[s.strat[a]]
+    limit = sp[SP_CANDIDATES]
+    m = min(sp[SP_DISCARD_MAX], tb.gp[GP_DISCARD_LIMIT])
+    nr, _, sd = _rest_in_discard_order(tb, s, a)
+    keep = tb.keep_table[s.strat[a]]
+    for j in range(nr):
+        lk.buf[j] = s.tmp[s.order[j]]
+    ng = 0
+    while ng < min(m, nr) and keep[lk.buf[ng]] < sp[SP_KEEP_THRESHOLD]:
+        ng += 1
+    nc = _add(lk, 0, limit, lk.buf, ng, np.int64(-2))
+    for j in range(min(m, nr) + 1):
+        nc = _add(lk, nc, limit, lk.buf, j, np.int64(-2))
+    c = _decide(tb, s, lk, LA_SYMPOSIARCH, nc, a)
+    _apply(tb, s, lk, LA_SYMPOSIARCH, c, a, a)
+    # (the discards are outside the best play, which the hand still holds; the redraws only add)
+
+
+@njit(cache=True)
+def _symposion(tb, s, lk, a):
+    sp = tb.strat_params[s.strat[a]]
+    limit = sp[SP_CANDIDATES]
+    g0 = _hsearch(tb, s, a, np.int64(ALL_TYPES))
+    if tb.gp[GP_SYMPOSIA] <= 0 or g0.type < 0:
+        step(tb, s)  # nothing to decide: no play
+        return
+    gtype, gmask, gscore = g0.type, g0.mask, g0.score
+    nc = _add_play(tb, s, lk, 0, limit, a, gtype, gmask, gscore)
+    nc = _add_play(tb, s, lk, nc, limit, a, np.int64(-1), np.int64(0), np.int64(0))
+    for t in range(3):
+        r = _hsearch(tb, s, a, np.int64(1) << np.int64(t))
+        if r.type >= 0:
+            nc = _add_play(tb, s, lk, nc, limit, a, r.type, r.mask, r.score)
+    # hold back the most valuable card of greedy's play
+    keep = tb.keep_table[s.strat[a]]
+    H = s.hands[a]
+    n = s.hn[a]
+    v = np.int64(-1)
+    for q in range(n):
+        if (gmask >> q) & 1:
+            k = H[q]
+            if v < 0 or keep[k] > keep[v] or (keep[k] == keep[v] and k > v):
+                v = k
+    pos = 0
+    while H[pos] != v:
+        pos += 1
+    m = _without(H, n, v, lk.buf)
+    best_symposion_ws(lk.buf, m, tb.kinds, tb.rules, np.int64(0), np.int64(ALL_TYPES), s.res,
+                      s.sws)
+    if s.res[RES_TYPE] >= 0:
+        mk = s.res[RES_MASK]
+        hm = np.int64(0)
+        for q in range(m):
+            if (mk >> q) & 1:
+                hm |= np.int64(1) << np.int64(q if q < pos else q + 1)
+        nc = _add_play(tb, s, lk, nc, limit, a, s.res[RES_TYPE], hm, s.res[RES_SCORE])
+    c = _decide(tb, s, lk, LA_SYMPOSION, nc, a)
+    _apply(tb, s, lk, LA_SYMPOSION, c, a, a)
+
+
+@njit(cache=True)
+def _komos(tb, s, lk, a):
+    need = s.hn[a] - tb.gp[GP_KOMOS]
+    if need <= 0:
+        step(tb, s)
+        return
+    sp = tb.strat_params[s.strat[a]]
+    keep = tb.keep_table[s.strat[a]]
+    nr, mask, _ = _rest_in_discard_order(tb, s, a)
+    for j in range(nr):
+        lk.buf[j] = s.tmp[s.order[j]]
+    nb = 0
+    H = s.hands[a]
+    for q in range(s.hn[a]):
+        if (mask >> q) & 1:
+            lk.buf2[nb] = H[q]
+            nb += 1
+    _discard_order(lk.buf2, nb, keep, lk.order)
+    for j in range(nb):
+        lk.buf[nr + j] = lk.buf2[lk.order[j]]
+    nc = 0
+    for j in range(nr + nb - need + 1):
+        nc = _add(lk, nc, sp[SP_CANDIDATES], lk.buf[j:], need, np.int64(-2))
+    c = _decide(tb, s, lk, LA_KOMOS, nc, a)
+    _apply(tb, s, lk, LA_KOMOS, c, a, a)
+
+
+@njit(cache=True)
+def _answer(tb, s, lk):
+    """The pending trade query of s: the lookahead seat's answer (1 accept, 0 refuse)."""
+    seat = s.sc[GS_LA_QH]
+    s.sc[GS_LA_PEND] = 0
+    c = _decide(tb, s, lk, LA_TRADE, np.int64(2), seat)
+    return s.sc[GS_LA_QG] if c == 0 else 1 - s.sc[GS_LA_QG]
+
+
+@njit(cache=True)
+def play_lookahead_nb(tb, s, lk, g, seed, row):
+    """play_game_nb for tables with lookahead seats: the same game, but at each decision of
+    a lookahead seat the engine searches (docs 6.6) instead of taking greedy's choice."""
+    setup(tb, s, g, seed)
+    lk.key[0] = seed
+    lk.key[1] = g
+    sc = s.sc
+    P = tb.gp[GP_PLAYERS]
+    while sc[GS_AT] != AT_OVER:
+        at = sc[GS_AT]
+        a = sc[GS_TURN] % P
+        la = tb.strat_params[s.strat[a]][SP_FAMILY] == FAM_LOOKAHEAD
+        if at == AT_TURN:
+            for j in range(P):
+                lk.dec[j] = 0
+            step(tb, s)
+        elif at == AT_DISCARDS and la:
+            _symposiarch(tb, s, lk, a)
+        elif at == AT_TRADING:
+            trading(tb, s)
+            while sc[GS_LA_PEND]:
+                ans = _answer(tb, s, lk)
+                nf = sc[GS_LA_NF]
+                sc[GS_LA_F0 + nf] = ans
+                sc[GS_LA_NF] = nf + 1
+                trading(tb, s)
+        elif at == AT_SYMPOSION and la:
+            _symposion(tb, s, lk, a)
+        elif at == AT_KOMOS and la:
+            _komos(tb, s, lk, a)
+        else:
+            step(tb, s)
+    record(tb, s, row)
+    return sc[GS_NEV]
+
+
+@njit(cache=True)
+def run_chunk_lookahead_nb(tb, g0, g1, seed, rows, agg, progress):
+    """run_chunk_nb for tables with lookahead seats."""
+    P = tb.gp[GP_PLAYERS]
+    s = new_state(tb, np.int64(0))
+    lk = new_look(tb)
+    units = np.zeros(P, np.int64)
+    scores = np.zeros(P, np.int64)
+    for g in range(g0, g1):
+        row = rows[g - g0]
+        play_lookahead_nb(tb, s, lk, g, seed, row)
+        accumulate_nb(s.cs, row, P, agg, scores, units)
+        progress[0] += 1

@@ -168,10 +168,10 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
     if all(s.family in BUILT_IN for s in scenario.strategies):  # the census replays in numba
         from dataclasses import replace as _replace
 
-        from simsym.analysis.census import CENSUS_GAMES, census
+        from simsym.analysis.census import census, census_games
 
         write_json(out / "census.json", census(_replace(scenario, seed=seed),
-                                               min(games, CENSUS_GAMES)))
+                                               min(games, census_games(scenario))))
     # summary.json last: its presence means the run directory is complete.
     write_json(out / "summary.json", summary)
     shutil.rmtree(chunks, ignore_errors=True)
