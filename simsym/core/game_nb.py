@@ -71,17 +71,16 @@ from simsym.core.search_nb import (
     G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
 )
 
-# Reference counting: numba increfs every array of a record when a function it has not
+# Reference counting. numba increfs every array of a record when a function it has not
 # inlined receives the record, and decrefs them when it returns (two atomic operations a
-# field, ~70 a call here); across the phase functions and the trade code that cost more than
-# the rest of the engine. The functions below neither allocate nor hand an array to Python,
-# so they are compiled without reference counting (numba's option ``_nrt=False``); the few
-# that allocate or return arrays to Python keep it (``@njit(cache=True)``). The rule that
-# keeps this safe: a function with it never calls one without it that returns an array (it
-# would release a reference it was never given).
-# numba passes the option on to the functions a function calls unless they set it: the
-# gateways into the search (which allocates in rare cases) and the functions that allocate
-# set it on (WITH_RC), whatever compiled first.
+# field, ~70 a call here); across the phase functions and the trade code that made games
+# twice as slow. The functions over the records neither allocate nor hand an array to Python,
+# so they are compiled without it (NO_RC: numba's option ``_nrt=False``); the few that
+# allocate or return arrays to Python keep it (WITH_RC). The rule that keeps this safe: a
+# function with it never calls one without it that returns an array (it would release a
+# reference it was never given; numba refuses the other way round). numba passes the option
+# on to the functions a function calls unless they set it, so the gateways into the search
+# (which allocates in rare cases) set it on, whatever compiles first.
 NO_RC = dict(cache=True, _nrt=False)
 WITH_RC = dict(cache=True, _nrt=True)
 # Thin functions over the records are inlined by numba itself (not compiled on their own):
@@ -215,10 +214,8 @@ def rollout_nb(tb, src, dst, policy, stream):
 
 # --- plumbing --------------------------------------------------------------------------------
 
-# The helpers below that a phase calls many times take the arrays they touch rather than the
-# records: numba increfs every array of a record argument on entry to a function it does not
-# inline (and decrefs on exit), which cost more than the rest of the engine when every helper
-# took the records.
+# The small helpers the phases share take the arrays they touch rather than the records.
+
 
 @njit(**NO_RC)
 def _log(ev, sc, code, a, b, c, d):
