@@ -16,7 +16,7 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
     size, and no entry belongs to two views (each view sees distinct workspace indices)."""
     size = S.workspace_size.py_func(n)
     ws = np.arange(size, dtype=np.int64)
-    work, end = S._views.py_func(ws, n)
+    work, end = S._views(ws, np.int64(n))  # compiled: its 2-d and 3-d views need numba
     assert end <= size
     expected = {"st": n * S.MAXS * S.S_COLS, "acc": (n + 1) * S.A_COLS, "x": S.XCAP * S.X_F,
                 "xo": S.XCAP, "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS,
