@@ -24,10 +24,11 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   carved into named views once per call (``Work``; slicing allocates nothing, nor does any
   part). The walk sums its columns packed in 16-bit lanes (S_P0..S_P2), and the hot loops
   index the views with unsigned integers (``U``) so numba emits no negative-index wraparound.
-* The parts that take the views are inlined into ``_best_core`` by numba (``inline='always'``)
-  and ``_best_core`` is compiled without reference counting (``_nrt=False``): with either
-  missing, each view handed to a part or read from the record costs an atomic increment and
-  decrement, and the search measured 2 to 3.5 times slower (docs/performance.md).
+* The large parts that take the views are inlined into ``_best_core`` by numba
+  (``inline='always'``; a call would copy all the views), and ``_best_core`` and the small
+  parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
+  to a part or read from the record costs an atomic increment and decrement). With either
+  missing the search measured 2 to 3.5 times slower (docs/performance.md).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join) is read from the card table's derived columns (enums.CF_OKI ..., filled by
   simsym.cards.encode), not recomputed per call.
@@ -198,7 +199,7 @@ def workspace_size(n):
             + XCAP * (X_F + 1) + SUM_WORDS + 64)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
 def _take(ws, at, size):
     """The ``size`` entries of ``ws`` from ``at`` (a view), and where the next view starts."""
     return ws[at:at + size], at + size
@@ -207,7 +208,9 @@ def _take(ws, at, size):
 @njit(cache=True, inline='always')
 def _views(ws, n):
     """The workspace carved into the search's views for a hand of n cards (see ``Work``), and
-    how many entries they take."""
+    how many entries they take. (A function compiled with ``_nrt=False`` must not return an
+    array to one with reference counting: the caller would release a reference it was never
+    given. So this and _take are inlined, never compiled with ``_nrt=False``.)"""
     hs, at = _take(ws, 0, n)
     perm, at = _take(ws, at, n)
     bopt, at = _take(ws, at, n)
@@ -255,7 +258,7 @@ def _opt_value(kinds, k, o):
             + kinds[k, base + OPT_E])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _kinds_cmp(hs, a, b, n):
     """-1, 0 or 1 as the sorted kind list of mask ``a`` is below, equal to or above ``b``'s.
 
@@ -280,7 +283,7 @@ def _kinds_cmp(hs, a, b, n):
         j += 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _better(hs, n, score, cnt, mask, g, tie_wins, best):
     """Canonical order: is the play (score, cnt cards, mask, group g) better than ``best``?
     Exact ties go to the earlier (type, mode) group; within a group the caller says
@@ -384,7 +387,7 @@ def _social_bonus(ifix, hfix, etot, eitems, m, wine_for_bonus, rules, bits):
     return bonus, x
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _x_lost(pv, np_, xs):
     """Points lost by leaving out the optional free cards in ``xs``."""
     lost = 0
@@ -394,7 +397,7 @@ def _x_lost(pv, np_, xs):
     return lost
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _x_fields(w, np_, xs):
     """(count, I, I - H - E, E) of the optional free cards in ``xs``."""
     di = 0
@@ -410,7 +413,7 @@ def _x_fields(w, np_, xs):
     return k, di, di - dh - de, de
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _x_insert(x, xo, nx, xs, lost, k, di, dh, de):
     """Append exclusion set ``nx`` to the list ``x`` and insert its index into the order
     ``xo``, kept sorted by points lost (the order among equal losses does not matter: ties
@@ -569,7 +572,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     return best.score if best.g < NGROUPS else -1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _sort_hand(hand, n, hs, perm, required_mask):
     """Sort a copy of the hand by kind into ``hs`` (insertion sort; hands are small) and each
     card's hand position into ``perm``; return the required cards as a mask over sorted
@@ -590,7 +593,7 @@ def _sort_hand(hand, n, hs, perm, required_mask):
     return req
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _rule_facts(rules):
     """The rule values the search reads, from the rule array (see ``Facts``)."""
     beq = rules[R_BONUS_EQ]
@@ -641,7 +644,7 @@ def _group_bounds(w, n, kinds, rules, rf, req, type_mask):
     return gon, wmat
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _next_group(ub, gon):
     """The group of ``gon`` with the highest bound (the first of equals)."""
     g = -1
@@ -921,7 +924,7 @@ def _walk(w, n, kinds, rf, grp, best):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _played(w, m, mask):
     """``mask`` with the enumerated cards the walk's current states play."""
     for j in range(m):
@@ -930,14 +933,14 @@ def _played(w, m, mask):
     return mask
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _keep_choices(w, m):
     """Keep the walk's current states as the best play's (w.bch)."""
     for j in range(m):
         w.bch[U(j)] = w.ch[U(j)]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _leaf(w, n, grp, p0, p1, best):
     """An Intellectual or Hedonistic leaf (the walk's sums ``p0``, ``p1``): the play of the
     fixed free cards and the walk's states, if better than ``best``."""
@@ -1072,7 +1075,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
     return best, nx
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
     """Subset-sum check over every E item of a Social play, for totals of 128 and more."""
     ne = 0
@@ -1094,7 +1097,7 @@ def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
     return _has_sum_slow(w.ei, ne, x, w.sums)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False)
 def _record(w, m, n, mask):
     """The options of the play ``mask`` (its walk states in w.bch) into w.bopt."""
     for q in range(n):
