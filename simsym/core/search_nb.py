@@ -20,21 +20,46 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   best found, so tie-breaks are unaffected); the walk order is the canonical one.
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
-* All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated).
-  The walk sums its columns packed in 16-bit lanes (S_P0..S_P2), and the workspace is
-  indexed with unsigned integers (``U``) so numba emits no negative-index wraparound.
+* All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
+  carved into named views once per call (``Work``; slicing allocates nothing, nor does any
+  part). The walk sums its columns packed in 16-bit lanes (S_P0..S_P2), and the hot loops
+  index the views with unsigned integers (``U``) so numba emits no negative-index wraparound.
+* The large parts that take the views are inlined into ``_best_core`` by numba
+  (``inline='always'``; a call would copy all the views), and ``_best_core`` and the small
+  parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
+  to a part or read from the record costs an atomic increment and decrement). With either
+  missing the search measured 2 to 3.5 times slower (docs/performance.md).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join) is read from the card table's derived columns (enums.CF_OKI ..., filled by
   simsym.cards.encode), not recomputed per call.
 
 Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
 list of card kinds, then type order intellectual, social, hedonistic.
+
+The parts, in the order ``_best_core`` runs them:
+
+* ``_views``: the workspace as a ``Work`` record of named array views (``w.hs``, ``w.st`` ...).
+* ``_sort_hand``: the hand sorted by kind (``w.hs``), each card's hand position (``w.perm``).
+* ``_rule_facts``: the rule values the search reads, once (a ``Facts`` record).
+* ``_group_bounds``: the (type, mode) groups still possible, each one's score bound and
+  largest wine.
+* per group, best bound first: ``_card_states`` sorts the cards into fixed free cards, optional
+  free cards (Social) and enumerated cards, whose states (left out, or each option) it writes
+  into ``w.st`` (``_option_states``); it returns the group's ``Group`` record. ``_walk`` then
+  walks the enumerated cards' states depth first; at a leaf, ``_leaf`` (Intellectual,
+  Hedonistic) or ``_social_leaf`` (tries the exclusion sets of optional free cards, listed by
+  ``_x_build``) compares the play with the best (a ``Best`` record, ``_better``). When the
+  group's walk found a new best, ``_record`` keeps its options.
+* ``_write_result``: the answer into ``res``, with the E split and the woman flags.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
+from numba.np.arrayobj import reshape_unchecked
 
 from simsym.core.enums import (
     CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
@@ -81,16 +106,16 @@ S_P2 = 15  # I | H << 16 | E << 32
 S_COLS = 16
 LANE = 16
 LMASK = 0xFFFF
-# Rows of the walk's accumulator (one per depth).
+# Columns of the walk's accumulator (a row per depth).
 A_P0 = 0
 A_P1 = 1
 A_P2 = 2
 A_REQW = 3
 A_REQWINE = 4
 A_COLS = 5
-MAXS = MAX_OPTIONS + 1
+MAXS = MAX_OPTIONS + 1  # states of a card: left out, or one of its options
 
-# Social exclusion-set list (sorted by points lost, then bitmask): fields per entry.
+# Social exclusion-set list (sorted by points lost, then bitmask): columns of an entry.
 X_XS = 0  # bitmask over the optional free cards left out
 X_LOST = 1  # points lost
 X_K = 2  # how many cards are left out
@@ -99,19 +124,139 @@ X_D = 4  # (their I) - (their H) - (their E): shifts H - I + Etot
 X_E = 5  # their E points
 X_F = 6
 XCAP = 128
+X_UNLISTED = -2  # the walk's exclusion-set count before a leaf first needs the list
+X_TOO_MANY = -1  # ... when there are more than XCAP (then a leaf enumerates them on the fly)
 
-U = np.uint64  # an index type numba does not wrap around (see the walk in _best_core)
+SUM_WORDS = 2 ** 15 // 64  # words of a bitset over every sum of points a hand can hold
+
+U = np.uint64  # an index type numba does not wrap around (see _walk)
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
 G_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)  # per group: the kind's best value, largest wine
 G_BW = (CF_BWI, CF_BWI, CF_BWS, CF_BWH)
 
+# The workspace as named views, carved by _views for a hand of n cards ("sorted position":
+# a card's index in w.hs).
+Work = namedtuple("Work", (
+    "hs",  # n: the hand sorted by kind
+    "perm",  # n: the hand position of each sorted card
+    "bopt",  # n: the best play's option per sorted card
+    "copt",  # n: the free cards' option in the current group
+    "ub",  # NGROUPS: per group, an upper bound on the score
+    "wx",  # NGROUPS: ... and on the counted wine
+    "st",  # (n, MAXS, S_COLS): each enumerated card's states (S_* columns)
+    "ns",  # n: ... how many states it has
+    "epos",  # n: ... its sorted position
+    "rv",  # n + 1: suffix sums over the enumerated cards of their best value,
+    "rc",  # n + 1: ... of their largest counted wine
+    "rn",  # n + 1: ... of their largest non-Container wine
+    "acc",  # (n + 1, A_COLS): the walk's sums at each depth (row 0: the fixed free cards)
+    "ch",  # n + 1: the walk's current state per depth
+    "bch",  # n: the best play's states, kept until its group's walk ends
+    "ppos",  # n: Social optional free cards: sorted position,
+    "pv",  # n: ... points (value),
+    "pi",  # n: ... I points,
+    "ph",  # n: ... H points,
+    "pe",  # n: ... E points
+    "x",  # (XCAP, X_F): Social exclusion sets (X_* columns)
+    "xo",  # XCAP: ... their order, by points lost
+    "xst",  # n: ... the stack of the walk that lists them
+    "li",  # n: a Social leaf's E items from the enumerated cards
+    "ei",  # n: a Social play's E items, on the slow subset-sum path
+    "sums",  # SUM_WORDS: ... the bitset of their subset sums
+    "out_e",  # n: the answer's E items,
+    "out_pos",  # n: ... their sorted positions,
+    "out_toi",  # n: ... and per sorted card, the E points given to Intellectual
+))
+
+# The rule values the search reads (from the rule array, once per call).
+Facts = namedtuple("Facts", (
+    "wine_scored",  # the wine windows count scored wine (else printed)
+    "bonus_wine_scored",  # the all-equal bonus compares with scored wine (else printed)
+    "iobm",  # 1 when IO cards bar MW cards: the column offset into CF_AL and CF_WMAT
+    "need_ncw",  # wine that must come from non-Container cards
+    "max_vint",  # most Vintage cards
+    "either_split",  # E points may be split between I and H
+    "beq",  # the Social bonus for I = H
+    "maxbonus",  # the largest Social bonus (I = H = wine: stacked or not)
+))
+
+# One (type, mode) group's search, as _card_states prepared it.
+Group = namedtuple("Group", (
+    "g", "t", "social",
+    "lo_w", "hi_w",  # the type's wine window
+    "m",  # enumerated cards (w.st[:m])
+    "np_",  # Social: optional free cards (w.ppos[:np_] ...)
+    "free_mask",  # sorted positions of the fixed free cards
+    "pmask",  # ... of the optional free cards
+    "f_val",  # points of the fixed free cards
+    "flo", "fhi",  # ... their E items' subset-sum bitset (Social)
+    "psum", "pisum", "phsum", "pesum",  # optional free cards: total points, I, H, E
+    "has_reqs",  # an enumerated card has a requirement
+))
+
+# The best play so far: score, number of cards, mask over sorted positions, group (NGROUPS:
+# none yet).
+Best = namedtuple("Best", ("score", "n", "mask", "g"))
+
 
 @njit(cache=True)
 def workspace_size(n):
-    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards."""
+    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards (at
+    least what ``_views`` carves; tests/test_search_parts.py checks that)."""
     return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
-            + XCAP * (X_F + 1) + 64)
+            + XCAP * (X_F + 1) + SUM_WORDS + 64)
+
+
+@njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
+def _take(ws, at, size):
+    """The ``size`` entries of ``ws`` from ``at`` (a view), and where the next view starts."""
+    return ws[at:at + size], at + size
+
+
+@njit(cache=True, inline='always')
+def _views(ws, n):
+    """The workspace carved into the search's views for a hand of n cards (see ``Work``), and
+    how many entries they take. (A function compiled with ``_nrt=False`` must not return an
+    array to one with reference counting: the caller would release a reference it was never
+    given. So this and _take are inlined, never compiled with ``_nrt=False``.)"""
+    hs, at = _take(ws, 0, n)
+    perm, at = _take(ws, at, n)
+    bopt, at = _take(ws, at, n)
+    copt, at = _take(ws, at, n)
+    ub, at = _take(ws, at, NGROUPS)
+    wx, at = _take(ws, at, NGROUPS)
+    st, at = _take(ws, at, n * MAXS * S_COLS)
+    ns, at = _take(ws, at, n)
+    epos, at = _take(ws, at, n)
+    rv, at = _take(ws, at, n + 1)
+    rc, at = _take(ws, at, n + 1)
+    rn, at = _take(ws, at, n + 1)
+    acc, at = _take(ws, at, (n + 1) * A_COLS)
+    ch, at = _take(ws, at, n + 1)
+    bch, at = _take(ws, at, n)
+    ppos, at = _take(ws, at, n)
+    pv, at = _take(ws, at, n)
+    pi, at = _take(ws, at, n)
+    ph, at = _take(ws, at, n)
+    pe, at = _take(ws, at, n)
+    x, at = _take(ws, at, XCAP * X_F)
+    xo, at = _take(ws, at, XCAP)
+    xst, at = _take(ws, at, n)
+    li, at = _take(ws, at, n)
+    ei, at = _take(ws, at, n)
+    sums, at = _take(ws, at, SUM_WORDS)
+    out_e, at = _take(ws, at, n)
+    out_pos, at = _take(ws, at, n)
+    out_toi, at = _take(ws, at, n)
+    # The 2-d and 3-d views, C-ordered over int64 (8 bytes): numba's own reshape checks the
+    # shape and calls into C, ~12 ns a view (5% of a search); reshape_unchecked (what numba's
+    # as_strided uses) only sets shape and strides.
+    return Work(hs, perm, bopt, copt, ub, wx,
+                reshape_unchecked(st, (n, MAXS, S_COLS), (MAXS * S_COLS * 8, S_COLS * 8, 8)),
+                ns, epos, rv, rc, rn, reshape_unchecked(acc, (n + 1, A_COLS), (A_COLS * 8, 8)),
+                ch, bch, ppos, pv, pi, ph, pe, reshape_unchecked(x, (XCAP, X_F), (X_F * 8, 8)),
+                xo, xst, li, ei, sums, out_e, out_pos, out_toi), at
 
 
 @njit(cache=True)
@@ -122,12 +267,12 @@ def _opt_value(kinds, k, o):
             + kinds[k, base + OPT_E])
 
 
-@njit(cache=True)
-def _kinds_cmp(ws, o_hs, a, b, n):
+@njit(cache=True, _nrt=False)
+def _kinds_cmp(hs, a, b, n):
     """-1, 0 or 1 as the sorted kind list of mask ``a`` is below, equal to or above ``b``'s.
 
-    The sorted hand is at ws[o_hs:], so walking positions upwards yields each mask's sorted
-    kind list."""
+    ``hs`` is the sorted hand, so walking positions upwards yields each mask's sorted kind
+    list."""
     i = 0
     j = 0
     while True:
@@ -139,26 +284,27 @@ def _kinds_cmp(ws, o_hs, a, b, n):
             if i >= n and j >= n:
                 return 0
             return -1 if i >= n else 1  # a proper prefix is smaller
-        hi_ = ws[U(o_hs + i)]
-        hj = ws[U(o_hs + j)]
+        hi_ = hs[U(i)]
+        hj = hs[U(j)]
         if hi_ != hj:
             return -1 if hi_ < hj else 1
         i += 1
         j += 1
 
 
-@njit(cache=True)
-def _better(ws, o_hs, n, score, cnt, mask, g, tie_wins, best_score, best_n, best_mask, best_g):
-    """Canonical order. Exact ties go to the earlier (type, mode) group; within a group the
-    caller says (``tie_wins``) whether the new play comes first in the canonical walk."""
-    if score != best_score:
-        return score > best_score
-    if cnt != best_n:
-        return cnt < best_n
-    c = _kinds_cmp(ws, o_hs, mask, best_mask, n)
+@njit(cache=True, _nrt=False)
+def _better(hs, n, score, cnt, mask, g, tie_wins, best):
+    """Canonical order: is the play (score, cnt cards, mask, group g) better than ``best``?
+    Exact ties go to the earlier (type, mode) group; within a group the caller says
+    (``tie_wins``) whether the new play comes first in the canonical walk."""
+    if score != best.score:
+        return score > best.score
+    if cnt != best.n:
+        return cnt < best.n
+    c = _kinds_cmp(hs, mask, best.mask, n)
     if c != 0:
         return c < 0
-    return g < best_g or (g == best_g and tie_wins)
+    return g < best.g or (g == best.g and tie_wins)
 
 
 @njit(cache=True)
@@ -193,16 +339,25 @@ def _has_sum(lo, hi, x):
 
 
 @njit(cache=True)
-def _has_sum_slow(items, m, x):
-    """Subset-sum reachability for totals too large for the two-word bitset."""
-    reach = np.zeros(x + 1, np.bool_)
-    reach[0] = True
+def _has_sum_slow(items, m, x, bits):
+    """Subset-sum reachability for totals too large for the two-word bitset: a bitset of
+    x // 64 + 1 words in the scratch ``bits`` (sums stay below 2**15: SUM_WORDS words)."""
+    if x < 0:
+        return False
+    nw = x // 64 + 1
+    for i in range(nw):
+        bits[i] = 0
+    bits[0] = 1
     for q in range(m):
         v = items[q]
-        for s in range(x, v - 1, -1):
-            if reach[s - v]:
-                reach[s] = True
-    return reach[x]
+        sh = v // 64
+        b = v % 64
+        for i in range(nw - 1, sh - 1, -1):  # bits |= bits << v, high words first
+            word = np.uint64(bits[i - sh]) << np.uint64(b)
+            if b > 0 and i - sh > 0:
+                word |= np.uint64(bits[i - sh - 1]) >> np.uint64(64 - b)
+            bits[i] |= np.int64(word)
+    return (np.uint64(bits[x // 64]) >> np.uint64(x % 64)) & np.uint64(1) == np.uint64(1)
 
 
 @njit(cache=True)
@@ -225,8 +380,9 @@ def _bonus_target(ifix, hfix, etot, wine_for_bonus, rules):
 
 
 @njit(cache=True)
-def _social_bonus(ifix, hfix, etot, eitems, m, wine_for_bonus, rules):
-    """(bonus, E points to Intellectual that reach it) for a Social play; x = -1 if no bonus."""
+def _social_bonus(ifix, hfix, etot, eitems, m, wine_for_bonus, rules, bits):
+    """(bonus, E points to Intellectual that reach it) for a Social play; x = -1 if no bonus.
+    ``bits``: scratch for _has_sum_slow."""
     bonus, x = _bonus_target(ifix, hfix, etot, wine_for_bonus, rules)
     if x < 0:
         return 0, -1
@@ -235,22 +391,23 @@ def _social_bonus(ifix, hfix, etot, eitems, m, wine_for_bonus, rules):
             lo, hi = _subset_sums(eitems, m)
             if not _has_sum(lo, hi, x):
                 return 0, -1
-        elif not _has_sum_slow(eitems, m, x):
+        elif not _has_sum_slow(eitems, m, x, bits):
             return 0, -1
     return bonus, x
 
 
-@njit(cache=True)
-def _x_lost(ws, o_pv, np_, xs):
+@njit(cache=True, _nrt=False)
+def _x_lost(pv, np_, xs):
+    """Points lost by leaving out the optional free cards in ``xs``."""
     lost = 0
     for r in range(np_):
         if (xs >> r) & 1:
-            lost += ws[o_pv + r]
+            lost += pv[r]
     return lost
 
 
-@njit(cache=True)
-def _x_fields(ws, o_pi, o_ph, o_pe, np_, xs):
+@njit(cache=True, _nrt=False)
+def _x_fields(w, np_, xs):
     """(count, I, I - H - E, E) of the optional free cards in ``xs``."""
     di = 0
     dh = 0
@@ -258,39 +415,39 @@ def _x_fields(ws, o_pi, o_ph, o_pe, np_, xs):
     k = 0
     for r in range(np_):
         if (xs >> r) & 1:
-            di += ws[o_pi + r]
-            dh += ws[o_ph + r]
-            de += ws[o_pe + r]
+            di += w.pi[r]
+            dh += w.ph[r]
+            de += w.pe[r]
             k += 1
     return k, di, di - dh - de, de
 
 
-@njit(cache=True)
-def _x_insert(ws, o_x, o_xo, nx, xs, lost, k, di, dh, de):
-    """Append one exclusion set to the list at ws[o_x:] and insert its index into the order
-    at ws[o_xo:], kept sorted by points lost (the order among equal losses does not matter:
-    ties between the plays they make are broken explicitly)."""
+@njit(cache=True, _nrt=False)
+def _x_insert(x, xo, nx, xs, lost, k, di, dh, de):
+    """Append exclusion set ``nx`` to the list ``x`` and insert its index into the order
+    ``xo``, kept sorted by points lost (the order among equal losses does not matter: ties
+    between the plays they make are broken explicitly)."""
     j = nx
-    while j > 0 and ws[U(o_x + ws[U(o_xo + j - 1)] * X_F + X_LOST)] > lost:
-        ws[U(o_xo + j)] = ws[U(o_xo + j - 1)]
+    while j > 0 and x[U(xo[U(j - 1)]), X_LOST] > lost:
+        xo[U(j)] = xo[U(j - 1)]
         j -= 1
-    ws[U(o_xo + j)] = nx
-    r = o_x + nx * X_F
-    ws[U(r + X_XS)] = xs
-    ws[U(r + X_LOST)] = lost
-    ws[U(r + X_K)] = k
-    ws[U(r + X_I)] = di
-    ws[U(r + X_D)] = di - dh - de
-    ws[U(r + X_E)] = de
+    xo[U(j)] = nx
+    x[U(nx), X_XS] = xs
+    x[U(nx), X_LOST] = lost
+    x[U(nx), X_K] = k
+    x[U(nx), X_I] = di
+    x[U(nx), X_D] = di - dh - de
+    x[U(nx), X_E] = de
 
 
-@njit(cache=True)
-def _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxlost):
-    """List every exclusion set of the optional free cards losing at most ``maxlost`` points,
-    ordered by points lost, by a depth-first walk that adds cards in index order and never
-    extends a set past ``maxlost``. Returns the count, or -1 beyond XCAP sets."""
+@njit(cache=True, inline='always')
+def _x_build(w, np_, maxlost):
+    """List every exclusion set of the optional free cards losing at most ``maxlost`` points
+    into w.x, ordered by points lost (w.xo), by a depth-first walk that adds cards in index
+    order and never extends a set past ``maxlost``. Returns the count, or X_TOO_MANY beyond
+    XCAP sets."""
     z = np.int64(0)
-    _x_insert(ws, o_x, o_xo, z, z, z, z, z, z, z)
+    _x_insert(w.x, w.xo, z, z, z, z, z, z, z)
     nx = np.int64(1)
     sp = 0
     xs = np.int64(0)
@@ -302,31 +459,31 @@ def _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxlost):
     r = 0
     while True:
         if r < np_:
-            if lost + ws[U(o_pv + r)] <= maxlost:
+            if lost + w.pv[U(r)] <= maxlost:
                 if nx >= XCAP:
-                    return -1
-                ws[U(o_xst + sp)] = r
+                    return np.int64(X_TOO_MANY)
+                w.xst[U(sp)] = r
                 sp += 1
                 xs |= np.int64(1) << r
-                lost += ws[U(o_pv + r)]
+                lost += w.pv[U(r)]
                 k += 1
-                di += ws[U(o_pi + r)]
-                dh += ws[U(o_ph + r)]
-                de += ws[U(o_pe + r)]
-                _x_insert(ws, o_x, o_xo, nx, xs, lost, k, di, dh, de)
+                di += w.pi[U(r)]
+                dh += w.ph[U(r)]
+                de += w.pe[U(r)]
+                _x_insert(w.x, w.xo, nx, xs, lost, k, di, dh, de)
                 nx += 1
             r += 1
             continue
         if sp == 0:
             return nx
         sp -= 1
-        r = ws[U(o_xst + sp)]
+        r = w.xst[U(sp)]
         xs &= ~(np.int64(1) << r)
-        lost -= ws[U(o_pv + r)]
+        lost -= w.pv[U(r)]
         k -= 1
-        di -= ws[U(o_pi + r)]
-        dh -= ws[U(o_ph + r)]
-        de -= ws[U(o_pe + r)]
+        di -= w.pi[U(r)]
+        dh -= w.ph[U(r)]
+        de -= w.pe[U(r)]
         r += 1
 
 
@@ -377,7 +534,8 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
                       ws, np.int64(floor), np.bool_(False))
 
 
-@njit(cache=True)
+
+@njit(cache=True, _nrt=False)
 def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, full):
     """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
     above it. ``full``: write the complete result into res (else only score and type).
@@ -385,84 +543,101 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     # A hand beyond MAX_HAND cards (reachable only with extreme rule options) is searched on
     # its first MAX_HAND positions: result masks are int64 bitmasks over positions.
     n = min(n, MAX_HAND)
-    # Workspace layout.
-    o_hs = 0  # the hand sorted by kind
-    o_perm = o_hs + n  # hand position of each sorted card
-    o_bopt = o_perm + n  # best play's option per card
-    o_copt = o_bopt + n  # free cards' option in the current search
-    o_ns = o_copt + n  # enumerated cards: number of states
-    o_epos = o_ns + n  # ... sorted position
-    o_ppos = o_epos + n  # Social optional free cards: sorted position, value, I, H, E
-    o_pv = o_ppos + n
-    o_pi = o_pv + n
-    o_ph = o_pi + n
-    o_pe = o_ph + n
-    o_li = o_pe + n  # E items of the enumerated cards at a Social leaf
-    o_ei = o_li + n  # scratch for the slow subset-sum path
-    o_ch = o_ei + n + 8
-    o_rv = o_ch + n + 1  # suffix sums of the enumerated cards' best value
-    o_rc = o_rv + n + 1  # ... of their largest counted wine
-    o_rn = o_rc + n + 1  # ... of their largest non-Container wine
-    o_st = o_rn + n + 1
-    o_acc = o_st + n * MAXS * S_COLS
-    o_x = o_acc + (n + 1) * A_COLS
-    o_xo = o_x + XCAP * X_F  # ... their order (by points lost)
-    o_xst = o_xo + XCAP  # the exclusion-set walk's stack
-    o_bch = o_xst + n  # the best play's walk choices, until its group ends
-    o_ub = o_bch + n  # per group: score bound, largest counted wine
-    o_wx = o_ub + NGROUPS
+    w, _ = _views(ws, n)
+    req = _sort_hand(hand, n, w.hs, w.perm, required_mask)
+    rf = _rule_facts(rules)
+    gon, wmat = _group_bounds(w, n, kinds, rules, rf, req, type_mask)
+    if floor >= 0:
+        # Only plays scoring above ``floor`` count: start as if one scoring floor + 1 with
+        # more cards than any play had been found, so every bound at most ``floor`` prunes.
+        best = Best(floor + 1, np.int64(1 << 30), np.int64(0), np.int64(NGROUPS))
+    else:
+        best = Best(np.int64(-1), np.int64(0), np.int64(0), np.int64(NGROUPS))
+    # Search the groups in order of decreasing bound (stable); stop at the first whose bound
+    # is below the best score found so far.
+    while gon:
+        g = _next_group(w.ub, gon)
+        gon &= ~(np.int64(1) << g)
+        if w.ub[g] < best.score:
+            break
+        grp = _card_states(w, n, kinds, rules, rf, req, wmat, g)
+        extra = grp.psum + rf.maxbonus if grp.social else 0
+        if grp.f_val + w.rv[0] + extra < best.score:
+            continue
+        if w.rc[0] < grp.lo_w or w.rn[0] < rf.need_ncw:
+            continue
+        best = _walk(w, n, kinds, rf, grp, best)
+        if best.g == g:  # the next group reuses the walk's rows: keep the options now
+            _record(w, grp.m, n, best.mask)
+    if not full:
+        if best.g == NGROUPS:
+            res[RES_TYPE] = -1
+            res[RES_SCORE] = 0
+            return -1
+        res[RES_TYPE] = G_TYPE[best.g]
+        res[RES_SCORE] = best.score
+        return best.score
+    _write_result(w, n, kinds, rules, best, res)
+    return best.score if best.g < NGROUPS else -1
 
-    # Sort a copy of the hand by kind (insertion sort; hands are small), remembering positions.
+
+@njit(cache=True, _nrt=False)
+def _sort_hand(hand, n, hs, perm, required_mask):
+    """Sort a copy of the hand by kind into ``hs`` (insertion sort; hands are small) and each
+    card's hand position into ``perm``; return the required cards as a mask over sorted
+    positions."""
     for p in range(n):
         v = hand[p]
         q = p
-        while q > 0 and ws[U(o_hs + q - 1)] > v:
-            ws[U(o_hs + q)] = ws[U(o_hs + q - 1)]
-            ws[U(o_perm + q)] = ws[U(o_perm + q - 1)]
+        while q > 0 and hs[U(q - 1)] > v:
+            hs[U(q)] = hs[U(q - 1)]
+            perm[U(q)] = perm[U(q - 1)]
             q -= 1
-        ws[U(o_hs + q)] = v
-        ws[U(o_perm + q)] = p
+        hs[U(q)] = v
+        perm[U(q)] = p
     req = np.int64(0)
     for q in range(n):
-        if (required_mask >> ws[U(o_perm + q)]) & 1:
+        if (required_mask >> perm[U(q)]) & 1:
             req |= np.int64(1) << q
+    return req
 
-    wine_scored = rules[R_WINE_SCORED] != 0
-    io_bars_mw = rules[R_IO_BARS_MW] != 0
-    need_ncw = rules[R_NON_CONTAINER]
-    max_vint = rules[R_MAX_VINTAGE]
-    either_split = rules[R_EITHER_SPLIT] != 0
-    bonus_wine_scored = rules[R_BONUS_WINE_SCORED] != 0
+
+@njit(cache=True, _nrt=False)
+def _rule_facts(rules):
+    """The rule values the search reads, from the rule array (see ``Facts``)."""
     beq = rules[R_BONUS_EQ]
     ball = rules[R_BONUS_ALL]
-    stacks = rules[R_BONUS_STACKS] != 0
-    maxbonus = beq + ball if stacks else max(beq, ball)
-    ball_total = beq + ball if stacks else max(beq, ball)
+    maxbonus = beq + ball if rules[R_BONUS_STACKS] != 0 else max(beq, ball)
+    return Facts(rules[R_WINE_SCORED] != 0, rules[R_BONUS_WINE_SCORED] != 0,
+                 np.int64(1 if rules[R_IO_BARS_MW] != 0 else 0), rules[R_NON_CONTAINER],
+                 rules[R_MAX_VINTAGE], rules[R_EITHER_SPLIT] != 0, beq, maxbonus)
 
-    # One pass over the cards: what each group may use, and each group's upper bound (every
-    # usable card at its best value, plus the largest Social bonus) and largest wine.
-    # (The per-kind facts come from the card table's derived columns, enums.CF_OKI ...)
-    iobm = 1 if io_bars_mw else 0
-    wsv = 1 if wine_scored else 0
+
+@njit(cache=True, inline='always')
+def _group_bounds(w, n, kinds, rules, rf, req, type_mask):
+    """One pass over the cards: each group's upper bound (every usable card at its best value,
+    plus the largest Social bonus) into w.ub and largest counted wine into w.wx. Returns the
+    groups still possible (a bitmask over NGROUPS) and those in which women matter."""
+    wsv = 1 if rf.wine_scored else 0
     has_io = False
     reqal = 15  # groups every required card may join
-    for gg in range(NGROUPS):  # per group: bound on the score, largest counted wine
-        ws[U(o_ub + gg)] = maxbonus if gg == 2 else 0
-        ws[U(o_wx + gg)] = 0
-    wmat = 0  # groups in which women matter
+    for gg in range(NGROUPS):
+        w.ub[gg] = rf.maxbonus if gg == 2 else 0
+        w.wx[gg] = 0
+    wmat = 0
     for q in range(n):
-        k = ws[U(o_hs + q)]
+        k = w.hs[U(q)]
         if kinds[U(k), CF_IO]:
             has_io = True
-        al = kinds[U(k), CF_AL + iobm]
-        wmat |= kinds[U(k), CF_WMAT + iobm]
+        al = kinds[U(k), CF_AL + rf.iobm]
+        wmat |= kinds[U(k), CF_WMAT + rf.iobm]
         for gg in range(NGROUPS):
             if (al >> gg) & 1:
-                ws[U(o_ub + gg)] += kinds[U(k), G_BV[gg]]
-                ws[U(o_wx + gg)] += kinds[U(k), G_BW[gg] + wsv]
+                w.ub[gg] += kinds[U(k), G_BV[gg]]
+                w.wx[gg] += kinds[U(k), G_BW[gg] + wsv]
         if (req >> q) & 1:
             reqal &= al
-    gon = np.int64(0)  # groups still possible
+    gon = np.int64(0)
     if type_mask & 1:
         gon |= 1
         if has_io:
@@ -473,507 +648,516 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         gon |= 8
     gon &= reqal
     for gg in range(NGROUPS):
-        if ws[U(o_wx + gg)] < rules[R_WINE_LO + G_TYPE[gg]]:
+        if w.wx[gg] < rules[R_WINE_LO + G_TYPE[gg]]:
             gon &= ~(np.int64(1) << gg)
+    return gon, wmat
 
-    best_score = -1
-    best_n = 0
-    if floor >= 0:
-        # Only plays scoring above ``floor`` count: start as if one scoring floor + 1 with
-        # more cards than any play had been found, so every bound at most ``floor`` prunes.
-        best_score = floor + 1
-        best_n = 1 << 30
-    best_mask = np.int64(0)
-    best_g = 4
-    best_leaf = -1
-    best_xs = 0
-    leaf_id = 0
 
-    # Search the groups in order of decreasing bound (stable); skip any whose bound is below
-    # the best score found so far.
-    rec_m = -1  # the best play's choices are at o_bch, for a walk over rec_m cards
-    while gon:
-        if rec_m >= 0:  # the next group reuses the walk's rows: record the options now
-            _record(ws, o_bopt, o_copt, o_st, o_bch, o_epos, rec_m, n, best_mask)
-            rec_m = -1
-        g = -1
-        ub = -1
-        for gg in range(NGROUPS):
-            if (gon >> gg) & 1:
-                u = ws[U(o_ub + gg)]
-                if u > ub:
-                    ub = u
-                    g = gg
-        gon &= ~(np.int64(1) << g)
-        if ub < best_score:
-            break
-        t = G_TYPE[g]
-        mode = 1 if g == 1 else 0
-        social = t == T_SOCIAL
-        lo_w = rules[R_WINE_LO + t]
-        hi_w = rules[R_WINE_HI + t]
-        women_matter = (wmat >> g) & 1 != 0
-        m = 0  # enumerated cards
-        np_ = 0  # Social: optional free cards
-        free_mask = np.int64(0)
-        pmask = np.int64(0)
-        # The fixed free cards' sums (accumulator row 0).
-        f_in = 0
-        f_i = 0
-        f_h = 0
-        f_e = 0
-        f_val = 0
-        f_women = 0
-        # Fixed free cards' E points (Social): subset-sum bitset and total.
-        flo = np.uint64(1)
-        fhi = np.uint64(0)
-        fetot = 0
-        psum = 0  # optional free cards: total value, I, H, E
-        pisum = 0
-        phsum = 0
-        pesum = 0
-        has_reqs = False
-        for q in range(n):
-            k = ws[U(o_hs + q)]
-            if not (kinds[U(k), CF_AL + iobm] >> g) & 1:
-                continue
-            bit = np.int64(1) << q
-            required = (req & bit) != 0
-            woman = 0
-            if kinds[U(k), CF_WOMAN]:
-                woman = 1
-            elif kinds[U(k), CF_MW] and g != 1:
-                woman = 1
-            okm = kinds[U(k), CF_OKI] if t == T_INTELLECTUAL else (
-                kinds[U(k), CF_OKH] if t == T_HEDONISTIC else (1 << kinds[U(k), CF_NOPT]) - 1)
-            free = kinds[U(k), CF_FREE] != 0 and (okm & kinds[U(k), CF_WM]) == 0 \
-                and not (woman and women_matter)
-            if free and not social:
-                # Include exactly when it scores (or is required); best option first.
+@njit(cache=True, _nrt=False)
+def _next_group(ub, gon):
+    """The group of ``gon`` with the highest bound (the first of equals)."""
+    g = -1
+    best = -1
+    for gg in range(NGROUPS):
+        if (gon >> gg) & 1 and ub[gg] > best:
+            best = ub[gg]
+            g = gg
+    return g
+
+
+@njit(cache=True, inline='always')
+def _card_states(w, n, kinds, rules, rf, req, wmat, g):
+    """Each card's part in group g's search: a fixed free card (always played; its sums go to
+    the walk's row 0), a Social optional free card (w.ppos ...) or an enumerated card (its
+    states in w.st, by _option_states); the enumerated cards' suffix bounds (w.rv, w.rc,
+    w.rn). Returns the group's record."""
+    t = G_TYPE[g]
+    social = t == T_SOCIAL
+    hi_w = rules[R_WINE_HI + t]
+    women_matter = (wmat >> g) & 1 != 0
+    maxbonus = rf.maxbonus
+    m = 0
+    np_ = 0
+    free_mask = np.int64(0)
+    pmask = np.int64(0)
+    # The fixed free cards' sums.
+    f_in = 0
+    f_i = 0
+    f_h = 0
+    f_e = 0
+    f_val = 0
+    f_women = 0
+    # Fixed free cards' E points (Social): subset-sum bitset and total.
+    flo = np.uint64(1)
+    fhi = np.uint64(0)
+    fetot = 0
+    psum = 0  # optional free cards: total value, I, H, E
+    pisum = 0
+    phsum = 0
+    pesum = 0
+    has_reqs = False
+    for q in range(n):
+        k = w.hs[U(q)]
+        if not (kinds[U(k), CF_AL + rf.iobm] >> g) & 1:
+            continue
+        bit = np.int64(1) << q
+        required = (req & bit) != 0
+        woman = 0
+        if kinds[U(k), CF_WOMAN]:
+            woman = 1
+        elif kinds[U(k), CF_MW] and g != 1:
+            woman = 1
+        okm = kinds[U(k), CF_OKI] if t == T_INTELLECTUAL else (
+            kinds[U(k), CF_OKH] if t == T_HEDONISTIC else (1 << kinds[U(k), CF_NOPT]) - 1)
+        free = kinds[U(k), CF_FREE] != 0 and (okm & kinds[U(k), CF_WM]) == 0 \
+            and not (woman and women_matter)
+        if free and not social:
+            # Include exactly when it scores (or is required); best option first.
+            if t == T_INTELLECTUAL:
+                bo = kinds[U(k), CF_BI]
+                bv = kinds[U(k), CF_BVI]
+            else:
+                bo = kinds[U(k), CF_BH]
+                bv = kinds[U(k), CF_BVH]
+            if bv > 0 or required:
+                f_in += 1
                 if t == T_INTELLECTUAL:
-                    bo = kinds[U(k), CF_BI]
-                    bv = kinds[U(k), CF_BVI]
+                    f_i += bv
                 else:
-                    bo = kinds[U(k), CF_BH]
-                    bv = kinds[U(k), CF_BVH]
-                if bv > 0 or required:
-                    f_in += 1
-                    if t == T_INTELLECTUAL:
-                        f_i += bv
-                    else:
-                        f_h += bv
-                    f_val += bv
-                    f_women += woman
-                    ws[U(o_copt + q)] = bo
-                    free_mask |= bit
-                continue
-            if free and social and okm == 1:
-                ci = kinds[U(k), CF_OPT + OPT_I]
-                ch = kinds[U(k), CF_OPT + OPT_H]
-                ce = kinds[U(k), CF_OPT + OPT_E]
-                val = ci + ch + ce
-                ws[U(o_copt + q)] = 0
-                if required or val > maxbonus:
-                    f_in += 1
-                    f_i += ci
-                    f_h += ch
-                    f_e += ce
-                    f_val += val
-                    f_women += woman
-                    free_mask |= bit
-                    if ce:
-                        fetot += ce
-                        if fetot < 128:
-                            flo, fhi = _fold(flo, fhi, ce)
-                else:
-                    ws[U(o_ppos + np_)] = q
-                    ws[U(o_pv + np_)] = val
-                    ws[U(o_pi + np_)] = ci
-                    ws[U(o_ph + np_)] = ch
-                    ws[U(o_pe + np_)] = ce
-                    psum += val
-                    pisum += ci
-                    phsum += ch
-                    pesum += ce
-                    pmask |= bit
-                    np_ += 1
-                continue
-            # An enumerated card: its states (left out unless required, then each option).
-            # Leaving it out cannot make the best play when adding it to any legal play keeps
-            # the play legal and adds points: outside Social (whose bonus may want a card
-            # out), with the group's wine ceiling out of reach, for a card with no Vintage and
-            # no requirement of its own whose every usable option is worth something.
-            reqw = kinds[U(k), CF_REQ_WOMEN]
-            reqwine = kinds[U(k), CF_REQ_WINE]
-            if reqw > 0 or reqwine > 0:
-                has_reqs = True
-            vint = kinds[U(k), CF_VINTAGE]
-            may_out = not required
-            if may_out and not social and ws[U(o_wx + g)] <= hi_w and vint == 0 and reqw == 0 \
-                    and reqwine == 0:
-                may_out = False
-                for o in range(kinds[U(k), CF_NOPT]):
-                    if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
-                        may_out = True
-            sbase = o_st + m * MAXS * S_COLS
-            ns = 0
-            if may_out:
-                for c in range(S_COLS):
-                    ws[U(sbase + c)] = 0
-                ns = 1
-            cont = kinds[U(k), CF_CONTAINER]
-            bv = 0
-            bc = 0
-            bn = 0
+                    f_h += bv
+                f_val += bv
+                f_women += woman
+                w.copt[U(q)] = bo
+                free_mask |= bit
+            continue
+        if free and social and okm == 1:
+            ci = kinds[U(k), CF_OPT + OPT_I]
+            ch = kinds[U(k), CF_OPT + OPT_H]
+            ce = kinds[U(k), CF_OPT + OPT_E]
+            val = ci + ch + ce
+            w.copt[U(q)] = 0
+            if required or val > maxbonus:
+                f_in += 1
+                f_i += ci
+                f_h += ch
+                f_e += ce
+                f_val += val
+                f_women += woman
+                free_mask |= bit
+                if ce:
+                    fetot += ce
+                    if fetot < 128:
+                        flo, fhi = _fold(flo, fhi, ce)
+            else:
+                w.ppos[U(np_)] = q
+                w.pv[U(np_)] = val
+                w.pi[U(np_)] = ci
+                w.ph[U(np_)] = ch
+                w.pe[U(np_)] = ce
+                psum += val
+                pisum += ci
+                phsum += ch
+                pesum += ce
+                pmask |= bit
+                np_ += 1
+            continue
+        # An enumerated card: its states (left out unless required, then each option).
+        # Leaving it out cannot make the best play when adding it to any legal play keeps
+        # the play legal and adds points: outside Social (whose bonus may want a card
+        # out), with the group's wine ceiling out of reach, for a card with no Vintage and
+        # no requirement of its own whose every usable option is worth something.
+        reqw = kinds[U(k), CF_REQ_WOMEN]
+        reqwine = kinds[U(k), CF_REQ_WINE]
+        if reqw > 0 or reqwine > 0:
+            has_reqs = True
+        may_out = not required
+        if may_out and not social and w.wx[g] <= hi_w and kinds[U(k), CF_VINTAGE] == 0 \
+                and reqw == 0 and reqwine == 0:
+            may_out = False
             for o in range(kinds[U(k), CF_NOPT]):
-                if not (okm >> o) & 1:
-                    continue
-                base = CF_OPT + o * OPT_SIZE
-                pw = kinds[U(k), base + OPT_WINE]
-                sw = kinds[U(k), base + OPT_WINE_SCORED]
-                ci = kinds[U(k), base + OPT_I]
-                ch = kinds[U(k), base + OPT_H]
-                ce = kinds[U(k), base + OPT_E]
-                cw = sw if wine_scored else pw
-                r = sbase + ns * S_COLS
-                ws[U(r + S_IN)] = 1
-                ws[U(r + S_OPT)] = o
-                ws[U(r + S_CW)] = cw
-                ws[U(r + S_WB)] = sw if bonus_wine_scored else pw
-                if t == T_INTELLECTUAL:
-                    ws[U(r + S_I)] = ci + ce
-                    ws[U(r + S_H)] = 0
-                    ws[U(r + S_E)] = 0
-                elif t == T_HEDONISTIC:
-                    ws[U(r + S_I)] = 0
-                    ws[U(r + S_H)] = ch + ce
-                    ws[U(r + S_E)] = 0
-                else:
-                    ws[U(r + S_I)] = ci
-                    ws[U(r + S_H)] = ch
-                    ws[U(r + S_E)] = ce
-                ncw = 0 if cont else cw
-                ws[U(r + S_NCW)] = ncw
-                ws[U(r + S_VINT)] = vint
-                ws[U(r + S_WOMEN)] = woman
-                ws[U(r + S_REQW)] = reqw
-                ws[U(r + S_REQWINE)] = reqwine
-                val = sw + ci + ch + ce
-                ws[U(r + S_VAL)] = val
-                ws[U(r + S_P0)] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
-                ws[U(r + S_P1)] = 1 | (ws[U(r + S_WB)] << LANE) | (woman << 2 * LANE)
-                ws[U(r + S_P2)] = (ws[U(r + S_I)] | (ws[U(r + S_H)] << LANE)
-                                   | (ws[U(r + S_E)] << 2 * LANE))
-                bv = max(bv, val)
-                bc = max(bc, cw)
-                bn = max(bn, ncw)
-                ns += 1
-            ws[U(o_epos + m)] = q
-            ws[U(o_ns + m)] = ns
-            ws[U(o_rv + m)] = bv
-            ws[U(o_rc + m)] = bc
-            ws[U(o_rn + m)] = bn
-            m += 1
-        # Suffix bounds of the enumerated cards.
-        ws[U(o_rv + m)] = 0
-        ws[U(o_rc + m)] = 0
-        ws[U(o_rn + m)] = 0
-        for j in range(m - 1, -1, -1):
-            ws[U(o_rv + j)] += ws[U(o_rv + j + 1)]
-            ws[U(o_rc + j)] += ws[U(o_rc + j + 1)]
-            ws[U(o_rn + j)] += ws[U(o_rn + j + 1)]
-        extra = psum + maxbonus if social else 0
-        if f_val + ws[U(o_rv)] + extra < best_score:
+                if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
+                    may_out = True
+        _option_states(w, m, kinds, k, okm, t, woman, may_out, rf)
+        w.epos[U(m)] = q
+        m += 1
+    # Suffix bounds of the enumerated cards.
+    w.rv[U(m)] = 0
+    w.rc[U(m)] = 0
+    w.rn[U(m)] = 0
+    for j in range(m - 1, -1, -1):
+        w.rv[U(j)] += w.rv[U(j + 1)]
+        w.rc[U(j)] += w.rc[U(j + 1)]
+        w.rn[U(j)] += w.rn[U(j + 1)]
+    # The walk's row 0: the fixed free cards.
+    w.acc[0, A_P0] = f_val << 3 * LANE
+    w.acc[0, A_P1] = f_in | (f_women << 2 * LANE)
+    w.acc[0, A_P2] = f_i | (f_h << LANE) | (f_e << 2 * LANE)
+    w.acc[0, A_REQW] = 0
+    w.acc[0, A_REQWINE] = 0
+    return Group(np.int64(g), np.int64(t), social, rules[R_WINE_LO + t], hi_w, np.int64(m),
+                 np.int64(np_), free_mask, pmask, np.int64(f_val), flo, fhi, np.int64(psum),
+                 np.int64(pisum), np.int64(phsum), np.int64(pesum), has_reqs)
+
+
+@njit(cache=True, inline='always')
+def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
+    """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (left out when
+    ``may_out``, then each option of the usable-options mask ``okm``), their count in w.ns
+    and its best value, largest counted and non-Container wine in w.rv, w.rc, w.rn."""
+    st = w.st
+    ns = 0
+    if may_out:
+        for c in range(S_COLS):
+            st[U(j), 0, c] = 0
+        ns = 1
+    cont = kinds[U(k), CF_CONTAINER]
+    vint = kinds[U(k), CF_VINTAGE]
+    reqw = kinds[U(k), CF_REQ_WOMEN]
+    reqwine = kinds[U(k), CF_REQ_WINE]
+    bv = 0
+    bc = 0
+    bn = 0
+    for o in range(kinds[U(k), CF_NOPT]):
+        if not (okm >> o) & 1:
             continue
-        if ws[U(o_rc)] < lo_w or ws[U(o_rn)] < need_ncw:
-            continue
-        ws[U(o_acc + A_P0)] = f_val << 3 * LANE
-        ws[U(o_acc + A_P1)] = f_in | (f_women << 2 * LANE)
-        ws[U(o_acc + A_P2)] = f_i | (f_h << LANE) | (f_e << 2 * LANE)
-        ws[U(o_acc + A_REQW)] = 0
-        ws[U(o_acc + A_REQWINE)] = 0
-        nx = 0
-        x_state = 0  # Social exclusion-set list: 0 not built, 1 built, 2 too long (on the fly)
-        # Depth-first walk over the enumerated cards' states, pruning on wine, Vintage and
-        # the score bound.
-        d = 0
-        ws[U(o_ch)] = -1
-        while d >= 0:
-            if d == m:
-                # A leaf: check the requirements, then (Social) try the exclusion sets.
-                a = o_acc + m * A_COLS
-                d -= 1
-                p0 = ws[U(a + A_P0)]
-                p1 = ws[U(a + A_P1)]
-                cw = p0 & LMASK
-                if cw < lo_w or cw > hi_w or (p0 >> LANE) & LMASK < need_ncw \
-                        or (p0 >> 2 * LANE) & LMASK > max_vint:
-                    continue
-                if has_reqs and ((p1 >> 2 * LANE) & LMASK < ws[U(a + A_REQW)]
-                                 or cw < ws[U(a + A_REQWINE)]):
-                    continue
-                if not social:
-                    score = p0 >> 3 * LANE
-                    cnt = p1 & LMASK
-                    if score < best_score or cnt == 0:
-                        continue
-                    if score == best_score and cnt > best_n:
-                        continue
-                    mask = free_mask
-                    for j in range(m):
-                        if ws[U(o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS + S_IN)]:
-                            mask |= np.int64(1) << ws[U(o_epos + j)]
-                    if _better(ws, o_hs, n, score, cnt, mask, g, False, best_score, best_n,
-                               best_mask, best_g):
-                        best_score = score
-                        best_n = cnt
-                        best_mask = mask
-                        best_g = g
-                        for j in range(m):
-                            ws[U(o_bch + j)] = ws[U(o_ch + j)]
-                        rec_m = m
-                    continue
-                # Social leaf.
-                p2 = ws[U(a + A_P2)]
-                vall = (p0 >> 3 * LANE) + psum
-                iall = (p2 & LMASK) + pisum
-                hall = ((p2 >> LANE) & LMASK) + phsum
-                eall = ((p2 >> 2 * LANE) & LMASK) + pesum  # row 0 holds the fixed free E too
-                wb = (p1 >> LANE) & LMASK
-                # The all-equal bonus needs I = H = wb, so exactly this many points left out
-                # (free cards carry no wine); any other exclusion can earn beq at most.
-                l5 = iall + hall + eall - 2 * wb
-                if l5 < 0 or l5 > maxbonus or vall - l5 + ball_total < best_score:
-                    l5 = -1
-                if vall + beq < best_score and l5 < 0:
-                    continue
-                leaf_id += 1
-                if x_state == 0:
-                    nx = _x_build(ws, o_x, o_xo, o_xst, o_pv, o_pi, o_ph, o_pe, np_, maxbonus)
-                    x_state = 1 if nx >= 0 else 2
-                dleaf = hall - iall + eall
-                call = (p1 & LMASK) + np_
-                nli = -1  # this leaf's enumerated E items, gathered when first needed
-                emask = np.int64(-1)
-                xi = 0
-                xs = 0
-                lim = np.int64(1) << np_
-                while True:
-                    if x_state == 1:
-                        if xi >= nx:
-                            break
-                        r = o_x + ws[U(o_xo + xi)] * X_F
-                        xi += 1
-                        lost = ws[U(r + X_LOST)]
-                        if vall - lost + beq < best_score:
-                            if l5 < lost:
-                                break
-                            if lost != l5:
-                                continue
-                        xcur = ws[U(r + X_XS)]
-                        kx = ws[U(r + X_K)]
-                        di = ws[U(r + X_I)]
-                        dd = ws[U(r + X_D)]
-                        de = ws[U(r + X_E)]
-                    else:
-                        if xs >= lim:
-                            break
-                        lost = _x_lost(ws, o_pv, np_, xs)
-                        if lost > maxbonus:
-                            xs += xs & -xs
-                            continue
-                        xcur = xs
-                        xs += 1
-                        if vall - lost + beq < best_score and lost != l5:
-                            continue
-                        kx, di, dd, de = _x_fields(ws, o_pi, o_ph, o_pe, np_, xcur)
-                    base_score = vall - lost
-                    cnt = call - kx
-                    if cnt == 0:
-                        continue
-                    dtot = dleaf + dd  # H - I + Etot of this play
-                    etot = eall - de
-                    bonus = 0
-                    if dtot >= 0 and dtot % 2 == 0 and dtot // 2 <= etot:
-                        x = dtot // 2
-                        cand = beq
-                        if iall - di + x == wb:
-                            cand = ball_total
-                        if base_score + cand < best_score:
-                            continue
-                        if either_split:
-                            reach = True
-                        elif etot < 128:
-                            # Every E item of the play, folded into a subset-sum bitset:
-                            # the fixed free cards', the kept optional ones', the leaf's.
-                            xlo = flo
-                            xhi = fhi
-                            for j in range(np_):
-                                e = ws[U(o_pe + j)]
-                                if e and not (xcur >> j) & 1:
-                                    xlo, xhi = _fold(xlo, xhi, e)
-                            if nli < 0:
-                                nli = 0
-                                for j in range(m):
-                                    e = ws[U(o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS + S_E)]
-                                    if e:
-                                        ws[U(o_li + nli)] = e
-                                        nli += 1
-                            for j in range(nli):
-                                xlo, xhi = _fold(xlo, xhi, ws[U(o_li + j)])
-                            reach = _has_sum(xlo, xhi, x)
-                        else:
-                            reach = _has_sum_slow_leaf(ws, o_st, o_ch, m, o_pe, np_, xcur,
-                                                       o_ei, o_hs, o_copt, kinds, free_mask,
-                                                       n, x)
-                        if reach:
-                            bonus = cand
-                    score = base_score + bonus
-                    if score < best_score:
-                        continue
-                    if score == best_score and cnt > best_n:
-                        continue
-                    if emask < 0:
-                        emask = free_mask | pmask
-                        for j in range(m):
-                            if ws[U(o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS + S_IN)]:
-                                emask |= np.int64(1) << ws[U(o_epos + j)]
-                    mask = emask
-                    for j in range(np_):
-                        if (xcur >> j) & 1:
-                            mask &= ~(np.int64(1) << ws[U(o_ppos + j)])
-                    if _better(ws, o_hs, n, score, cnt, mask, g,
-                               best_leaf == leaf_id and xcur < best_xs, best_score, best_n,
-                               best_mask, best_g):
-                        best_score = score
-                        best_n = cnt
-                        best_mask = mask
-                        best_g = g
-                        best_leaf = leaf_id
-                        best_xs = xcur
-                        for j in range(m):
-                            ws[U(o_bch + j)] = ws[U(o_ch + j)]
-                        rec_m = m
-                continue
-            # (Indices as U(...): unsigned, so numba skips its negative-index wraparound in
-            # this, the hottest loop; every index here is a workspace offset, never negative.)
-            ch_ = ws[U(o_ch + d)] + 1
-            ws[U(o_ch + d)] = ch_
-            if ch_ >= ws[U(o_ns + d)]:
-                d -= 1
-                continue
-            row = o_st + (d * MAXS + ch_) * S_COLS
-            a0 = o_acc + d * A_COLS
-            a1 = a0 + A_COLS
-            p0 = ws[U(a0 + A_P0)] + ws[U(row + S_P0)]
-            ws[U(a1 + A_P0)] = p0
-            ws[U(a1 + A_P1)] = ws[U(a0 + A_P1)] + ws[U(row + S_P1)]
-            ws[U(a1 + A_P2)] = ws[U(a0 + A_P2)] + ws[U(row + S_P2)]
-            if has_reqs:
-                ws[U(a1 + A_REQW)] = max(ws[U(a0 + A_REQW)], ws[U(row + S_REQW)])
-                ws[U(a1 + A_REQWINE)] = max(ws[U(a0 + A_REQWINE)], ws[U(row + S_REQWINE)])
+        base = CF_OPT + o * OPT_SIZE
+        pw = kinds[U(k), base + OPT_WINE]
+        sw = kinds[U(k), base + OPT_WINE_SCORED]
+        ci = kinds[U(k), base + OPT_I]
+        ch = kinds[U(k), base + OPT_H]
+        ce = kinds[U(k), base + OPT_E]
+        cw = sw if rf.wine_scored else pw
+        wb = sw if rf.bonus_wine_scored else pw
+        if t == T_INTELLECTUAL:
+            si = ci + ce
+            sh = 0
+            se = 0
+        elif t == T_HEDONISTIC:
+            si = 0
+            sh = ch + ce
+            se = 0
+        else:
+            si = ci
+            sh = ch
+            se = ce
+        ncw = 0 if cont else cw
+        val = sw + ci + ch + ce
+        s = st[U(j), U(ns)]
+        s[S_IN] = 1
+        s[S_OPT] = o
+        s[S_CW] = cw
+        s[S_WB] = wb
+        s[S_I] = si
+        s[S_H] = sh
+        s[S_E] = se
+        s[S_NCW] = ncw
+        s[S_VINT] = vint
+        s[S_WOMEN] = woman
+        s[S_REQW] = reqw
+        s[S_REQWINE] = reqwine
+        s[S_VAL] = val
+        s[S_P0] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
+        s[S_P1] = 1 | (wb << LANE) | (woman << 2 * LANE)
+        s[S_P2] = si | (sh << LANE) | (se << 2 * LANE)
+        bv = max(bv, val)
+        bc = max(bc, cw)
+        bn = max(bn, ncw)
+        ns += 1
+    w.ns[U(j)] = ns
+    w.rv[U(j)] = bv
+    w.rc[U(j)] = bc
+    w.rn[U(j)] = bn
+
+
+@njit(cache=True, inline='always')
+def _walk(w, n, kinds, rf, grp, best):
+    """Depth-first walk over the enumerated cards' states in canonical order, pruning on wine
+    (too much, or too little left to reach the window), Vintage and the score bound; each
+    leaf that meets the requirements goes to _leaf or _social_leaf. Returns the best play."""
+    m = grp.m
+    lo_w = grp.lo_w
+    hi_w = grp.hi_w
+    need_ncw = rf.need_ncw
+    max_vint = rf.max_vint
+    has_reqs = grp.has_reqs
+    extra = grp.psum + rf.maxbonus if grp.social else 0
+    st = w.st
+    acc = w.acc
+    ch = w.ch
+    nx = np.int64(X_UNLISTED)  # the Social exclusion sets, listed when a leaf first needs them
+    d = 0
+    ch[0] = -1
+    while d >= 0:
+        if d == m:
+            # A leaf: check the requirements, then score the play.
+            d -= 1
+            p0 = acc[U(m), A_P0]
+            p1 = acc[U(m), A_P1]
             cw = p0 & LMASK
-            if cw > hi_w or (p0 >> 2 * LANE) & LMASK > max_vint:
+            if cw < lo_w or cw > hi_w or (p0 >> LANE) & LMASK < need_ncw \
+                    or (p0 >> 2 * LANE) & LMASK > max_vint:
                 continue
-            if cw + ws[U(o_rc + d + 1)] < lo_w \
-                    or ((p0 >> LANE) & LMASK) + ws[U(o_rn + d + 1)] < need_ncw:
+            if has_reqs and ((p1 >> 2 * LANE) & LMASK < acc[U(m), A_REQW]
+                             or cw < acc[U(m), A_REQWINE]):
                 continue
-            if (p0 >> 3 * LANE) + ws[U(o_rv + d + 1)] + extra < best_score:
-                continue
-            d += 1
-            ws[U(o_ch + d)] = -1
-    if rec_m >= 0:
-        _record(ws, o_bopt, o_copt, o_st, o_bch, o_epos, rec_m, n, best_mask)
-    best_type = -1
-    best_mode = 0
-    if best_g < 4:
-        best_type = T_INTELLECTUAL if best_g < 2 else (T_SOCIAL if best_g == 2 else T_HEDONISTIC)
-        best_mode = 1 if best_g == 1 else 0
-    if not full:
-        res[RES_TYPE] = best_type
-        if best_type < 0:
-            res[RES_SCORE] = 0
-            return -1
-        res[RES_SCORE] = best_score
-        return best_score
-    _write_result(ws, o_hs, o_perm, o_bopt, o_st, n, kinds, rules, best_score, best_n,
-                  best_mask, best_type, best_mode, res)
-    return best_score if best_type >= 0 else -1
+            if grp.social:
+                best, nx = _social_leaf(w, n, kinds, rf, grp, p0, p1, acc[U(m), A_P2], best, nx)
+            else:
+                best = _leaf(w, n, grp, p0, p1, best)
+            continue
+        # A step: the next state of the card at depth d. (Indices as U(...): unsigned, so
+        # numba skips its negative-index wraparound in this, the hottest loop; no index here
+        # is negative.)
+        c = ch[U(d)] + 1
+        ch[U(d)] = c
+        if c >= w.ns[U(d)]:
+            d -= 1
+            continue
+        p0 = acc[U(d), A_P0] + st[U(d), U(c), S_P0]
+        acc[U(d + 1), A_P0] = p0
+        acc[U(d + 1), A_P1] = acc[U(d), A_P1] + st[U(d), U(c), S_P1]
+        acc[U(d + 1), A_P2] = acc[U(d), A_P2] + st[U(d), U(c), S_P2]
+        if has_reqs:
+            acc[U(d + 1), A_REQW] = max(acc[U(d), A_REQW], st[U(d), U(c), S_REQW])
+            acc[U(d + 1), A_REQWINE] = max(acc[U(d), A_REQWINE], st[U(d), U(c), S_REQWINE])
+        cw = p0 & LMASK
+        if cw > hi_w or (p0 >> 2 * LANE) & LMASK > max_vint:
+            continue
+        if cw + w.rc[U(d + 1)] < lo_w \
+                or ((p0 >> LANE) & LMASK) + w.rn[U(d + 1)] < need_ncw:
+            continue
+        if (p0 >> 3 * LANE) + w.rv[U(d + 1)] + extra < best.score:
+            continue
+        d += 1
+        ch[U(d)] = -1
+    return best
 
 
-@njit(cache=True)
-def _has_sum_slow_leaf(ws, o_st, o_ch, m, o_pe, np_, xs, o_ei, o_hs, o_copt, kinds, free_mask,
-                       n, x):
+@njit(cache=True, _nrt=False)
+def _played(w, m, mask):
+    """``mask`` with the enumerated cards the walk's current states play."""
+    for j in range(m):
+        if w.st[U(j), U(w.ch[U(j)]), S_IN]:
+            mask |= np.int64(1) << w.epos[U(j)]
+    return mask
+
+
+@njit(cache=True, _nrt=False)
+def _keep_choices(w, m):
+    """Keep the walk's current states as the best play's (w.bch)."""
+    for j in range(m):
+        w.bch[U(j)] = w.ch[U(j)]
+
+
+@njit(cache=True, _nrt=False)
+def _leaf(w, n, grp, p0, p1, best):
+    """An Intellectual or Hedonistic leaf (the walk's sums ``p0``, ``p1``): the play of the
+    fixed free cards and the walk's states, if better than ``best``."""
+    score = p0 >> 3 * LANE
+    cnt = p1 & LMASK
+    if score < best.score or cnt == 0:
+        return best
+    if score == best.score and cnt > best.n:
+        return best
+    mask = _played(w, grp.m, grp.free_mask)
+    if _better(w.hs, n, score, cnt, mask, grp.g, False, best):
+        _keep_choices(w, grp.m)
+        return Best(score, cnt, mask, grp.g)
+    return best
+
+
+@njit(cache=True, inline='always')
+def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
+    """A Social leaf (the walk's sums ``p0``..``p2``): the plays it makes with each exclusion
+    set of optional free cards, fewest points lost first, each with the bonus it reaches.
+    Returns the best play and the exclusion-set count ``nx`` (listed on first need)."""
+    beq = rf.beq
+    maxbonus = rf.maxbonus
+    np_ = grp.np_
+    vall = (p0 >> 3 * LANE) + grp.psum
+    iall = (p2 & LMASK) + grp.pisum
+    hall = ((p2 >> LANE) & LMASK) + grp.phsum
+    eall = ((p2 >> 2 * LANE) & LMASK) + grp.pesum  # row 0 holds the fixed free E too
+    wb = (p1 >> LANE) & LMASK
+    # The all-equal bonus needs I = H = wb, so exactly this many points left out (free cards
+    # carry no wine); any other exclusion can earn beq at most.
+    l5 = iall + hall + eall - 2 * wb
+    if l5 < 0 or l5 > maxbonus or vall - l5 + maxbonus < best.score:
+        l5 = -1
+    if vall + beq < best.score and l5 < 0:
+        return best, nx
+    if nx == X_UNLISTED:
+        nx = _x_build(w, np_, maxbonus)
+    dleaf = hall - iall + eall
+    call = (p1 & LMASK) + np_
+    nli = -1  # this leaf's enumerated E items, gathered when first needed
+    emask = np.int64(-1)
+    found = False  # the best play is one of this leaf's; then best_xs is its exclusion set
+    best_xs = 0
+    xi = 0
+    xs = 0
+    lim = np.int64(1) << np_
+    while True:
+        if nx >= 0:
+            if xi >= nx:
+                break
+            r = w.xo[U(xi)]
+            xi += 1
+            lost = w.x[U(r), X_LOST]
+            if vall - lost + beq < best.score:
+                if l5 < lost:
+                    break
+                if lost != l5:
+                    continue
+            xcur = w.x[U(r), X_XS]
+            kx = w.x[U(r), X_K]
+            di = w.x[U(r), X_I]
+            dd = w.x[U(r), X_D]
+            de = w.x[U(r), X_E]
+        else:
+            if xs >= lim:
+                break
+            lost = _x_lost(w.pv, np_, xs)
+            if lost > maxbonus:
+                xs += xs & -xs
+                continue
+            xcur = xs
+            xs += 1
+            if vall - lost + beq < best.score and lost != l5:
+                continue
+            kx, di, dd, de = _x_fields(w, np_, xcur)
+        base_score = vall - lost
+        cnt = call - kx
+        if cnt == 0:
+            continue
+        dtot = dleaf + dd  # H - I + Etot of this play
+        etot = eall - de
+        bonus = 0
+        if dtot >= 0 and dtot % 2 == 0 and dtot // 2 <= etot:
+            x = dtot // 2
+            cand = beq
+            if iall - di + x == wb:
+                cand = maxbonus
+            if base_score + cand < best.score:
+                continue
+            if rf.either_split:
+                reach = True
+            elif etot < 128:
+                # Every E item of the play, folded into a subset-sum bitset: the fixed free
+                # cards', the kept optional ones', the leaf's.
+                xlo = grp.flo
+                xhi = grp.fhi
+                for j in range(np_):
+                    e = w.pe[U(j)]
+                    if e and not (xcur >> j) & 1:
+                        xlo, xhi = _fold(xlo, xhi, e)
+                if nli < 0:
+                    nli = 0
+                    for j in range(grp.m):
+                        e = w.st[U(j), U(w.ch[U(j)]), S_E]
+                        if e:
+                            w.li[U(nli)] = e
+                            nli += 1
+                for j in range(nli):
+                    xlo, xhi = _fold(xlo, xhi, w.li[U(j)])
+                reach = _has_sum(xlo, xhi, x)
+            else:
+                reach = _has_sum_slow_leaf(w, kinds, grp, xcur, n, x)
+            if reach:
+                bonus = cand
+        score = base_score + bonus
+        if score < best.score:
+            continue
+        if score == best.score and cnt > best.n:
+            continue
+        if emask < 0:
+            emask = _played(w, grp.m, grp.free_mask | grp.pmask)
+        mask = emask
+        for j in range(np_):
+            if (xcur >> j) & 1:
+                mask &= ~(np.int64(1) << w.ppos[U(j)])
+        if _better(w.hs, n, score, cnt, mask, grp.g, found and xcur < best_xs, best):
+            best = Best(score, cnt, mask, grp.g)
+            found = True
+            best_xs = xcur
+            _keep_choices(w, grp.m)
+    return best, nx
+
+
+@njit(cache=True, _nrt=False)
+def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
     """Subset-sum check over every E item of a Social play, for totals of 128 and more."""
     ne = 0
-    for j in range(m):
-        e = ws[o_st + (j * MAXS + ws[o_ch + j]) * S_COLS + S_E]
+    for j in range(grp.m):
+        e = w.st[j, w.ch[j], S_E]
         if e:
-            ws[o_ei + ne] = e
+            w.ei[ne] = e
             ne += 1
-    for r in range(np_):
-        if not (xs >> r) & 1 and ws[o_pe + r]:
-            ws[o_ei + ne] = ws[o_pe + r]
+    for r in range(grp.np_):
+        if not (xs >> r) & 1 and w.pe[r]:
+            w.ei[ne] = w.pe[r]
             ne += 1
     for q in range(n):
-        if (free_mask >> q) & 1:
-            e = kinds[ws[o_hs + q], CF_OPT + ws[o_copt + q] * OPT_SIZE + OPT_E]
+        if (grp.free_mask >> q) & 1:
+            e = kinds[w.hs[q], CF_OPT + w.copt[q] * OPT_SIZE + OPT_E]
             if e:
-                ws[o_ei + ne] = e
+                w.ei[ne] = e
                 ne += 1
-    return _has_sum_slow(ws[o_ei:o_ei + ne], ne, x)
+    return _has_sum_slow(w.ei, ne, x, w.sums)
 
 
-@njit(cache=True)
-def _record(ws, o_bopt, o_copt, o_st, o_ch, o_epos, m, n, mask):
-    """The options of the play ``mask`` whose walk choices are at ws[o_ch:]."""
+@njit(cache=True, _nrt=False)
+def _record(w, m, n, mask):
+    """The options of the play ``mask`` (its walk states in w.bch) into w.bopt."""
     for q in range(n):
         if (mask >> q) & 1:
-            ws[U(o_bopt + q)] = ws[U(o_copt + q)]
+            w.bopt[U(q)] = w.copt[U(q)]
     for j in range(m):
-        r = o_st + (j * MAXS + ws[U(o_ch + j)]) * S_COLS
-        if ws[U(r + S_IN)]:
-            ws[U(o_bopt + ws[U(o_epos + j)])] = ws[U(r + S_OPT)]
+        s = w.st[U(j), U(w.bch[U(j)])]
+        if s[S_IN]:
+            w.bopt[U(w.epos[U(j)])] = s[S_OPT]
 
 
-@njit(cache=True)
-def _write_result(ws, o_hs, o_perm, o_bopt, o_tmp, n, kinds, rules, best_score, best_n,
-                  best_mask, best_type, best_mode, res):
+@njit(cache=True, inline='always')
+def _write_result(w, n, kinds, rules, best, res):
+    """The answer into ``res`` (see enums.RES_*): the best play's totals, its cards as a mask
+    over hand positions and each card's choice code (option, E points to Intellectual,
+    woman)."""
     for i in range(RES_SIZE):
         res[i] = 0
     res[RES_TYPE] = -1
-    if best_type < 0:
+    if best.g == NGROUPS:
         return
-    t = best_type
+    t = G_TYPE[best.g]
+    best_mask = best.mask
     wine = 0
     pwine = 0
     ifix = 0
     hfix = 0
     ne = 0
     etot = 0
-    o_ei = o_tmp
-    o_epos = o_tmp + n
-    o_toi = o_tmp + 2 * n
-    eitems = ws[o_ei:o_ei + n]
+    eitems = w.out_e
+    epos = w.out_pos
+    toi = w.out_toi
     for q in range(n):
-        ws[o_toi + q] = 0
+        toi[q] = 0
     has_req_women = False
     for q in range(n):
-        if (best_mask >> q) & 1 and kinds[ws[o_hs + q], CF_REQ_WOMEN] > 0:
+        if (best_mask >> q) & 1 and kinds[w.hs[q], CF_REQ_WOMEN] > 0:
             has_req_women = True
     for q in range(n):
         if not (best_mask >> q) & 1:
             continue
-        k = ws[o_hs + q]
-        base = CF_OPT + ws[o_bopt + q] * OPT_SIZE
+        k = w.hs[q]
+        base = CF_OPT + w.bopt[q] * OPT_SIZE
         wine += kinds[k, base + OPT_WINE_SCORED]
         pwine += kinds[k, base + OPT_WINE]
         ifix += kinds[k, base + OPT_I]
         hfix += kinds[k, base + OPT_H]
         e = kinds[k, base + OPT_E]
         if e:
-            ws[o_ei + ne] = e
-            ws[o_epos + ne] = q
+            eitems[ne] = e
+            epos[ne] = q
             ne += 1
             etot += e
     # Split the E points: all to the type's own category, or (Social) a split reaching the
@@ -981,49 +1165,49 @@ def _write_result(ws, o_hs, o_perm, o_bopt, o_tmp, n, kinds, rules, best_score, 
     bonus = 0
     if t == T_INTELLECTUAL:
         for r in range(ne):
-            ws[o_toi + ws[o_epos + r]] = ws[o_ei + r]
+            toi[epos[r]] = eitems[r]
     elif t == T_SOCIAL:
         wb = wine if rules[R_BONUS_WINE_SCORED] else pwine
-        bonus, x = _social_bonus(ifix, hfix, etot, eitems, ne, wb, rules)
+        bonus, x = _social_bonus(ifix, hfix, etot, eitems, ne, wb, rules, w.sums)
         if x < 0:
             for r in range(ne):
-                ws[o_toi + ws[o_epos + r]] = ws[o_ei + r]
+                toi[epos[r]] = eitems[r]
         elif rules[R_EITHER_SPLIT]:
             for r in range(ne):  # greedy fill: any x in 0..etot is reachable by splitting
-                give = min(x, ws[o_ei + r])
-                ws[o_toi + ws[o_epos + r]] = give
+                give = min(x, eitems[r])
+                toi[epos[r]] = give
                 x -= give
         else:
             for r in range(ne - 1, -1, -1):  # last item first, against the prefix sums
                 if etot < 128:
                     plo, phi = _subset_sums(eitems, r)
-                    ok = _has_sum(plo, phi, x - ws[o_ei + r])
+                    ok = _has_sum(plo, phi, x - eitems[r])
                 else:
-                    ok = x >= ws[o_ei + r] and _has_sum_slow(eitems, r, x - ws[o_ei + r])
-                if x >= ws[o_ei + r] and ok:
-                    ws[o_toi + ws[o_epos + r]] = ws[o_ei + r]
-                    x -= ws[o_ei + r]
+                    ok = x >= eitems[r] and _has_sum_slow(eitems, r, x - eitems[r], w.sums)
+                if x >= eitems[r] and ok:
+                    toi[epos[r]] = eitems[r]
+                    x -= eitems[r]
     ii = ifix
     hh = hfix
     for r in range(ne):
-        ii += ws[o_toi + ws[o_epos + r]]
-        hh += ws[o_ei + r] - ws[o_toi + ws[o_epos + r]]
-    res[RES_SCORE] = best_score
+        ii += toi[epos[r]]
+        hh += eitems[r] - toi[epos[r]]
+    res[RES_SCORE] = best.score
     res[RES_TYPE] = t
     res[RES_WINE] = wine
     res[RES_I] = ii
     res[RES_H] = hh
     res[RES_BONUS] = bonus
-    res[RES_NCARDS] = best_n
+    res[RES_NCARDS] = best.n
     mask = np.int64(0)
     for q in range(n):
         if (best_mask >> q) & 1:
-            p = ws[o_perm + q]
+            p = w.perm[q]
             mask |= np.int64(1) << p
-            k = ws[o_hs + q]
+            k = w.hs[q]
             woman = kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and has_req_women
-                                            and not (t == T_INTELLECTUAL and best_mode == 1))
-            res[RES_PER_CARD + p] = ws[o_bopt + q] + CH_E_SHIFT * ws[o_toi + q] + (
+                                            and not (best.g == 1))
+            res[RES_PER_CARD + p] = w.bopt[q] + CH_E_SHIFT * toi[q] + (
                 CH_WOMAN if woman else 0)
     res[RES_MASK] = mask
 

@@ -1,0 +1,51 @@
+"""The search kernel's parts that no play-level test reaches directly: the workspace layout and
+the subset-sum check for large totals."""
+
+import random
+
+import numpy as np
+import pytest
+
+from simsym.core import search_nb as S
+from simsym.core.enums import MAX_HAND
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 17, 40, MAX_HAND])
+def test_views_fit_the_workspace_and_do_not_overlap(n):
+    """Every view _views carves from a workspace of workspace_size(n) entries has its full
+    size, and no entry belongs to two views (each view sees distinct workspace indices)."""
+    size = S.workspace_size.py_func(n)
+    ws = np.arange(size, dtype=np.int64)
+    work, end = S._views(ws, np.int64(n))  # compiled: its 2-d and 3-d views need numba
+    assert end <= size
+    expected = {"st": n * S.MAXS * S.S_COLS, "acc": (n + 1) * S.A_COLS, "x": S.XCAP * S.X_F,
+                "xo": S.XCAP, "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS,
+                "rv": n + 1, "rc": n + 1, "rn": n + 1, "ch": n + 1}
+    seen = []
+    for name, view in zip(S.Work._fields, work):
+        assert view.size == expected.get(name, n), name
+        assert view.size == 0 or np.shares_memory(view, ws)
+        seen.append(view.ravel())
+    cells = np.concatenate(seen)
+    assert len(np.unique(cells)) == len(cells) == end
+
+
+def _reachable(items, x):
+    sums = {0}
+    for v in items:
+        sums |= {s + v for s in sums}
+    return x in sums
+
+
+def test_large_subset_sums_match_a_set_of_sums():
+    """_has_sum_slow (a multi-word bitset in workspace scratch, for totals of 128 and more)
+    against the plain set of subset sums, across word boundaries."""
+    rng = random.Random(5)
+    bits = np.zeros(S.SUM_WORDS, np.int64)
+    for _ in range(300):
+        items = [rng.choice([1, 2, 3, 20, 63, 64, 65, 100, 127, 128, 129])
+                 for _ in range(rng.randint(0, 12))]
+        total = sum(items)
+        arr = np.array(items + [0], np.int64)
+        for x in {0, 1, 63, 64, 65, 127, 128, total, total - 1, rng.randint(0, total + 5)}:
+            assert S._has_sum_slow(arr, len(items), x, bits) == _reachable(items, x), (items, x)
