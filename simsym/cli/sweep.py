@@ -36,14 +36,17 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, qu
     kind, target, vals = sweep_spec(sc, card, rule, players, vals)
     games = games or sc.games
     seed = sc.seed if seed is None else seed
-    bar = Progress(games * len(vals), not quiet and sys.stderr.isatty())
-    try:
-        df = run_sweep(sc, kind, target, vals, games, seed, jobs or os.cpu_count() or 1,
-                       progress=bar.update)
-    finally:
-        bar.close()
+    from simsym.run.lock import out_dir_lock
+
     out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-sweep"
-    path = write_sweep(df, sc, kind, target, games, seed, out)
+    bar = Progress(games * len(vals), not quiet and sys.stderr.isatty())
+    with out_dir_lock(out, "sweep"):
+        try:
+            df = run_sweep(sc, kind, target, vals, games, seed, jobs or os.cpu_count() or 1,
+                           progress=bar.update)
+        finally:
+            bar.close()
+        path = write_sweep(df, sc, kind, target, games, seed, out)
     if not quiet:
         click.echo(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         click.echo(f"wrote {path}")

@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from simsym.errors import SimsymError, environment_error
 from simsym.run.aggregate import merge, reduce_rows
 
 ENGINES = ("numba", "python")
@@ -88,13 +90,20 @@ def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> C
 
         part = Path(games_dir) / f"part-{index:06d}.parquet"
         tmp = part.with_name(f".{part.name}.tmp")
-        game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
-        os.replace(tmp, part)
+        try:
+            game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
+            os.replace(tmp, part)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise environment_error(e, part) or e from None
     totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
     return ChunkResult(index, g0, g1, totals, agg)
 
 
-def _init_worker(scenario, engine, search):
+def _init_worker(parent, scenario, engine, search):
+    from simsym.run.lifeline import die_with_parent
+
+    die_with_parent(parent)  # no worker outlives the main process, however it ends
     _engine_state(scenario, engine, search)
 
 
@@ -148,7 +157,8 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
 
 
 def _run_in_processes(args, todo, games_dir, take, jobs):
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=args)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                               initargs=(os.getpid(), *args))
     try:
         pending = set()
         it = iter(todo)
@@ -165,12 +175,42 @@ def _run_in_processes(args, todo, games_dir, take, jobs):
                 if nxt is not None:
                     i, g0, g1 = nxt
                     pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
+    except BrokenProcessPool:
+        _end_workers(pool)
+        raise WorkerLost() from None
     except BaseException:
-        for p in list(getattr(pool, "_processes", {}).values()):
-            p.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _end_workers(pool)
         raise
     pool.shutdown()
+
+
+class WorkerLost(SimsymError):
+    def __init__(self):
+        super().__init__("a worker process died (killed from outside, or out of memory)")
+
+
+def _end_workers(pool, grace: float = 5.0):
+    """Stop every worker now (SIGTERM, then SIGKILL after ``grace`` s) and wait for them."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join()
+    # A worker ended while sending its result leaves half a message in the result pipe; the
+    # pool's manager thread would wait for the rest forever, and the interpreter for that
+    # thread at exit. Close this end of the pipe, so it reads EOF, and do not wait for the
+    # thread feeding the (now unread) call queue either.
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    if writer is not None:
+        writer.close()
 
 
 class Progress:
