@@ -47,7 +47,10 @@ def poll(cond, timeout=120.0, what="condition"):
 
 
 def chunk_files(out):
-    return sorted((Path(out) / "chunks").glob("chunk-*.npz"))
+    try:
+        return sorted((Path(out) / "chunks").glob("chunk-*.npz"))
+    except FileNotFoundError:  # removed while listed: a run starting afresh
+        return []
 
 
 def running_with_workers(proc, out, workers=2):
@@ -87,6 +90,22 @@ def test_signal_ends_every_worker_and_keeps_results_for_resume(tmp_path, sig, co
     assert chunk_files(out) and (out / "chunks" / "manifest.json").exists()
     assert not temp_files(out)
     assert not (out / HOLDER_NAME).exists()  # the lock was released
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", BASE, str(BASE_SCENARIO.parent / "plato-nerf.yaml")],
+    ["sweep", BASE, "--players", "3", "--players", "4"]])
+def test_commands_that_play_games_end_their_workers_on_sigterm(tmp_path, command):
+    proc = subprocess.Popen([SIMSYM, *command, "--games", "400000", "--jobs", "2", "--out",
+                             str(tmp_path / "out"), "-q"], stderr=subprocess.PIPE, text=True)
+    poll(lambda: proc.poll() is not None or len(psutil.Process(proc.pid).children()) >= 2,
+         what="the workers")
+    kids = psutil.Process(proc.pid).children(recursive=True)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.strip() == "simsym: interrupted by SIGTERM"
+    assert_all_gone(kids)
 
 
 def test_workers_exit_by_themselves_when_the_main_process_is_killed(tmp_path):

@@ -157,31 +157,44 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
 
 
 def _run_in_processes(args, todo, games_dir, take, jobs):
+    from simsym.run.lifeline import deferred_signals, raise_if_stopped
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                                initargs=(os.getpid(), *args))
-    try:
-        pending = set()
-        it = iter(todo)
-        # Keep a bounded number of chunks in flight: memory stays bounded.
-        for i, g0, g1 in it:
-            pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
-            if len(pending) >= 2 * jobs:
-                break
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
-                take(f.result())
-                nxt = next(it, None)
-                if nxt is not None:
-                    i, g0, g1 = nxt
-                    pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
-    except BrokenProcessPool:
-        _end_workers(pool)
-        raise WorkerLost() from None
-    except BaseException:
-        _end_workers(pool)
-        raise
-    pool.shutdown()
+    with deferred_signals():
+        try:
+            _feed_pool(pool, args, todo, games_dir, take, jobs, raise_if_stopped)
+        except BrokenProcessPool:
+            raise WorkerLost() from None
+        finally:
+            # Every result is in, or the run stops: no worker is needed. Ended rather than
+            # shut down gracefully: a worker killed while waiting for work holds the call
+            # queue's lock for ever, and the others would wait for it at shutdown.
+            _end_workers(pool)
+    raise_if_stopped()
+
+
+def _feed_pool(pool, args, todo, games_dir, take, jobs, raise_if_stopped):
+    pending = set()
+    it = iter(todo)
+    # Keep a bounded number of chunks in flight: memory stays bounded.
+    for i, g0, g1 in it:
+        pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
+        if len(pending) >= 2 * jobs:
+            break
+    while pending:
+        finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        raise_if_stopped()
+        # Workers only end with the pool. One killed while sending its result leaves half a
+        # message that the pool's own thread waits on for ever, never noticing: look here.
+        if any(p.exitcode is not None for p in list((pool._processes or {}).values())):
+            raise WorkerLost()
+        for f in finished:
+            take(f.result())
+            nxt = next(it, None)
+            if nxt is not None:
+                i, g0, g1 = nxt
+                pending.add(pool.submit(run_chunk_task, *args, i, g0, g1, games_dir))
 
 
 class WorkerLost(SimsymError):

@@ -31,22 +31,52 @@ PR_SET_PDEATHSIG = 1
 POLL_SECONDS = 0.5
 
 
+class _Deferral:
+    depth = 0  # > 0: inside deferred_signals()
+    pending: int | None = None
+
+
+def _stop(signum, frame):
+    for s in STOP_SIGNALS:  # the clean-up that follows is not interrupted again
+        signal.signal(s, signal.SIG_IGN)
+    if _Deferral.depth:
+        _Deferral.pending = signum  # raised by raise_if_stopped() at the next safe point
+        return
+    raise Interrupted(signum)
+
+
+@contextmanager
+def deferred_signals():
+    """Within the block a stop signal is recorded, not raised where it lands: an exception
+    raised inside `concurrent.futures.wait` or a Dask client call can leave one of their
+    locks held, and the pool's threads then hang the process's exit. The block's loop
+    calls ``raise_if_stopped()`` at safe points (a fraction of a second apart)."""
+    _Deferral.depth += 1
+    try:
+        yield
+    finally:
+        _Deferral.depth -= 1
+
+
+def raise_if_stopped():
+    signum, _Deferral.pending = _Deferral.pending, None
+    if signum is not None:
+        raise Interrupted(signum)
+
+
 @contextmanager
 def signals_stop_the_run():
     """Within the block, SIGINT, SIGTERM and SIGHUP raise ``Interrupted(signum)``."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-
-    def stop(signum, frame):
-        for s in STOP_SIGNALS:  # the clean-up that follows is not interrupted again
-            signal.signal(s, signal.SIG_IGN)
-        raise Interrupted(signum)
+    stop = _stop
 
     old = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
     try:
         yield
     finally:
+        _Deferral.pending = None
         for s, handler in old.items():
             signal.signal(s, handler)
 
