@@ -20,7 +20,7 @@ from simsym.run.job import run_scenario
 from simsym.scenario import BASE_SCENARIO, load_scenario
 
 SIMSYM = str(Path(sys.executable).parent / "simsym")
-GAMES, CHUNK, SEED = 12000, 50, 11
+GAMES, CHUNK, SEED = 20000, 50, 11
 INTERRUPTIONS = 20
 KINDS = ("SIGINT", "SIGTERM", "kill -9 main", "kill -9 worker")
 EXPECTED = {"SIGINT": {130}, "SIGTERM": {143}, "kill -9 main": {-9},
@@ -78,11 +78,11 @@ def test_soak_interrupted_20_times_ends_byte_identical(tmp_path):
         kind = KINDS[n % len(KINDS)] if n < len(KINDS) else rng.choice(KINDS)
         proc = start()
         before = chunks(out)
-        # A random moment: during start-up, or after 1 to 3 more chunks plus up to 0.3 s.
+        # A random moment: during start-up, or after 1 to 3 more chunks plus up to 0.1 s.
         if kind == "kill -9 worker" or rng.random() < 0.8:
             target = before + rng.randint(1, 3)
             poll(lambda: chunks(out) >= target or proc.poll() is not None, 300, "chunks")
-            time.sleep(rng.random() * 0.3)
+            time.sleep(rng.random() * 0.1)
         else:
             time.sleep(rng.random() * 3)
         assert proc.poll() is None, f"the run ended before interruption {n + 1}: raise GAMES"

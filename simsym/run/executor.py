@@ -205,6 +205,7 @@ class WorkerLost(SimsymError):
 def _end_workers(pool, grace: float = 5.0):
     """Stop every worker now (SIGTERM, then SIGKILL after ``grace`` s) and wait for them."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     for p in procs:
         p.terminate()
     deadline = time.monotonic() + grace
@@ -224,6 +225,10 @@ def _end_workers(pool, grace: float = 5.0):
     pool.shutdown(wait=False, cancel_futures=True)
     if writer is not None:
         writer.close()
+    # Let that thread finish closing its pipes now: at exit, Python 3.11 wakes it without a
+    # lock and may write to a pipe it is closing ("Exception ignored ... Bad file descriptor").
+    if manager is not None:
+        manager.join(timeout=grace)
 
 
 class Progress:
