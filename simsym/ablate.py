@@ -77,10 +77,9 @@ def ablate(scenario, names, games: int, seed: int, jobs: int = 1, progress=None)
 
 
 def write_ablation(df: pd.DataFrame, scenario, games, seed, out: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from simsym.report.plots import save
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "ablation.csv", df.to_csv(index=False, lineterminator="\n"))
@@ -94,8 +93,7 @@ def write_ablation(df: pd.DataFrame, scenario, games, seed, out: Path) -> Path:
     ax.set_xlabel("change of the mean score when the card is removed (95% paired CI)")
     ax.set_title(f"Leave-one-out importance ({games:,} paired games a card)")
     fig.tight_layout()
-    fig.savefig(out / "ablation.png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save(fig, out / "ablation.png")
     lines = [f"# Leave-one-out importance: {scenario.name}", "",
              f"Each card is removed from the deck and the same {games:,} games (seed {seed}, "
              "same game indices) are replayed; changes are against the full deck, with paired "

@@ -26,7 +26,7 @@ FAIL_METRICS = {
     "win-rate-change": "the largest change of a seat's win rate, beyond noise",
     "card-change": "the largest change of a card's GIH win rate, beyond noise (Holm)",
 }
-_FAIL = re.compile(r"^\s*([a-z-]+)\s*(>=|>)\s*(-?[0-9.]+)\s*$")
+_FAIL = re.compile(r"^\s*([a-z-]+)\s*(>=|>)\s*(-?[0-9]*\.?[0-9]+)\s*(pp)?\s*$")
 
 
 @dataclass
@@ -52,13 +52,24 @@ class Comparison:
 
 
 def parse_fail_on(specs) -> list[tuple[str, str, float]]:
+    """``METRIC>VALUE`` -> (metric, op, limit as a fraction). Every metric is a rate: VALUE in
+    percentage points (``2pp``) or as a fraction (``0.02``); a bare number above 1 is
+    refused, since a rate never exceeds it and the gate could never fire."""
     out = []
     for spec in specs:
         m = _FAIL.match(spec)
         if not m or m[1] not in FAIL_METRICS:
             raise SimsymError(f"--fail-on {spec!r}: expected METRIC>VALUE with METRIC one of "
-                              + ", ".join(FAIL_METRICS) + " (e.g. seat-gap>0.05)")
-        out.append((m[1], m[2], float(m[3])))
+                              + ", ".join(FAIL_METRICS) + " and VALUE in percentage points "
+                              "or as a fraction (e.g. seat-gap>5pp, seat-gap>0.05)")
+        value = float(m[3])
+        if m[4] == "pp":
+            value /= 100
+        elif abs(value) > 1:
+            raise SimsymError(f"--fail-on {spec!r}: {m[1]} is a rate, so {m[3]} as a fraction "
+                              f"could never be crossed; for {m[3]} percentage points write "
+                              f"{m[1]}{m[2]}{m[3]}pp (or {m[1]}{m[2]}{value / 100:g})")
+        out.append((m[1], m[2], value))
     return out
 
 
@@ -116,49 +127,10 @@ def _pp(x):
     return "–" if pd.isna(x) else f"{100 * x:+.1f}"
 
 
-def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out.mkdir(parents=True, exist_ok=True)
-    c.seats.to_csv(out / "compare_seats.csv", index=False)
-    c.cards.to_csv(out / "compare_cards.csv", index=False)
-    wr = c.seats[c.seats["metric"] == "win_rate"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = np.arange(len(wr))
-    ax.bar(x - 0.2, wr["A"], 0.4, label=f"A: {c.a_name}")
-    ax.bar(x + 0.2, wr["B"], 0.4, label=f"B: {c.b_name}")
-    ax.axhline(1 / len(wr), color="k", ls="--", lw=1, label="fair share")
-    ax.set_xticks(x, wr["name"])
-    ax.set_ylabel("win share")
-    ax.set_title(f"Win share per seat, A vs B ({c.games:,} paired games)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "compare-seats.png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    g = c.cards[c.cards["metric"] == "gih_wr"].sort_values("diff")
-    fig, ax = plt.subplots(figsize=(7, max(4, 0.16 * len(g))))
-    y = np.arange(len(g))
-    colors = np.where(g["beyond_noise"], "tab:red", "tab:gray")
-    ax.errorbar(100 * g["diff"], y, xerr=[100 * (g["diff"] - g["lo"]), 100 * (g["hi"] -
-                g["diff"])], fmt="none", ecolor="lightgray")
-    ax.scatter(100 * g["diff"], y, c=colors, s=12, zorder=3)
-    ax.axvline(0, color="k", lw=1)
-    ax.set_yticks(y, g["name"], fontsize=6)
-    ax.set_xlabel("change of GIH win rate, B - A (percentage points, 95% paired CI)")
-    ax.set_title("Card strength change (red: beyond noise after Holm's correction)")
-    fig.tight_layout()
-    fig.savefig(out / "compare-cards.png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
-
-    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "",
-             f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
-             f"0..{c.games - 1}); intervals are paired 95% intervals from 40 batches of games; "
-             "per-card changes are beyond noise only after Holm's correction for testing "
-             "every card.", "", "## Verdict", ""]
+def verdict(c: Comparison, fails: list[str]) -> list[str]:
+    """The verdict lines of compare.md (also gathered by `simsym compare-tree`)."""
     gap = c.gap.iloc[0]
+    lines = []
     lines.append(f"- **Seat gap** (best minus worst seat's win rate): A {_pct(gap['A'])}%, "
                  f"B {_pct(gap['B'])}%, change {_pp(gap['diff'])} pp "
                  f"({_pp(gap['lo'])} to {_pp(gap['hi'])})"
@@ -171,6 +143,48 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
         lines.append("- No card's GIH win rate moved beyond noise.")
     for f in fails:
         lines.append(f"- **FAILED** `--fail-on {f}`")
+    return lines
+
+
+def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
+    import matplotlib.pyplot as plt
+
+    from simsym.report.plots import save
+
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "compare_seats.csv", c.seats.to_csv(index=False))
+    atomic_write_text(out / "compare_cards.csv", c.cards.to_csv(index=False))
+    wr = c.seats[c.seats["metric"] == "win_rate"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(wr))
+    ax.bar(x - 0.2, wr["A"], 0.4, label=f"A: {c.a_name}")
+    ax.bar(x + 0.2, wr["B"], 0.4, label=f"B: {c.b_name}")
+    ax.axhline(1 / len(wr), color="k", ls="--", lw=1, label="fair share")
+    ax.set_xticks(x, wr["name"])
+    ax.set_ylabel("win share")
+    ax.set_title(f"Win share per seat, A vs B ({c.games:,} paired games)")
+    ax.legend()
+    fig.tight_layout()
+    save(fig, out / "compare-seats.png")
+    g = c.cards[c.cards["metric"] == "gih_wr"].sort_values("diff")
+    fig, ax = plt.subplots(figsize=(7, max(4, 0.16 * len(g))))
+    y = np.arange(len(g))
+    colors = np.where(g["beyond_noise"], "tab:red", "tab:gray")
+    ax.errorbar(100 * g["diff"], y, xerr=[100 * (g["diff"] - g["lo"]), 100 * (g["hi"] -
+                g["diff"])], fmt="none", ecolor="lightgray")
+    ax.scatter(100 * g["diff"], y, c=colors, s=12, zorder=3)
+    ax.axvline(0, color="k", lw=1)
+    ax.set_yticks(y, g["name"], fontsize=6)
+    ax.set_xlabel("change of GIH win rate, B - A (percentage points, 95% paired CI)")
+    ax.set_title("Card strength change (red: beyond noise after Holm's correction)")
+    fig.tight_layout()
+    save(fig, out / "compare-cards.png")
+
+    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "",
+             f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
+             f"0..{c.games - 1}); intervals are paired 95% intervals from 40 batches of games; "
+             "per-card changes are beyond noise only after Holm's correction for testing "
+             "every card.", "", "## Verdict", "", *verdict(c, fails)]
     lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | p |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for _, r in c.seats.iterrows():
@@ -205,5 +219,5 @@ def check_fail_on(c: Comparison, rules) -> list[str]:
     for metric, op, limit in rules:
         v = c.value(metric)
         if (v > limit) if op == ">" else (v >= limit):
-            failed.append(f"{metric}{op}{limit} (value {v:.4f})")
+            failed.append(f"{metric}{op}{100 * limit:g}pp (value {100 * v:.2f} pp)")
     return failed

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import errno
+import os
+import re
 from contextlib import contextmanager
 
 
@@ -146,3 +149,56 @@ def did_you_mean(word: str, choices) -> str:
     if not hits:
         return ""
     return " (did you mean " + " or ".join(repr(h) for h in hits) + "?)"
+
+
+# --- the machine, not the input: full disks, permissions, signals ---------------------------
+
+_ADVICE = {
+    errno.ENOSPC: "free some space or choose another --out",
+    errno.EDQUOT: "the disk quota is used up: free some space or choose another --out",
+    errno.EROFS: "the file system is read-only: choose another --out",
+    errno.EACCES: "check the directory's permissions or choose another --out",
+    errno.EPERM: "check the directory's permissions or choose another --out",
+    errno.EMFILE: "raise the limit of open files (ulimit -n) or use fewer --jobs",
+    errno.ENFILE: "the system is out of file handles: retry later or use fewer --jobs",
+    errno.EIO: "the disk reported an input/output error: check it, or choose another --out",
+}
+
+
+class OutputError(SimsymError):
+    """The machine refused a write (no space, quota, read-only, permissions, open files):
+    neither a bug nor bad input. One line naming the path and the cause; exit code 2."""
+
+    def __init__(self, path, cause: str, advice: str = "", hint: str = ""):
+        self.path, self.cause, self.advice, self.hint = str(path), cause, advice, hint
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        return ("; ".join(x for x in (f"cannot write {self.path}: {self.cause}", self.advice,
+                                      self.hint) if x))
+
+    def with_hint(self, hint: str) -> "OutputError":
+        return OutputError(self.path, self.cause, self.advice, hint)
+
+    def __reduce__(self):  # raised in worker processes, shown by the main one
+        return (type(self), (self.path, self.cause, self.advice, self.hint))
+
+
+def environment_error(e: OSError, path=None) -> OutputError | None:
+    """``e`` as an OutputError when it is the environment's doing (see _ADVICE), else None."""
+    code = e.errno
+    if code is None:  # pyarrow and others put the errno in the text only
+        m = re.search(r"\[errno (\d+)\]", str(e), re.IGNORECASE)
+        code = int(m[1]) if m else None
+    if code not in _ADVICE:
+        return None
+    where = path or e.filename or "a file"
+    return OutputError(where, e.strerror or os.strerror(code), _ADVICE[code])
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (or SIGINT) received: stop like Ctrl-C, exit 128 + the signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum

@@ -84,7 +84,10 @@ class Searcher:
         self.table = encode_cards(cards)
         self.rule_array = encode_rules(rules)
         self._res = np.zeros(E.RES_SIZE, dtype=np.int64)
-        self._kernel = best_symposion_nb if engine == "numba" else best_symposion_nb.py_func
+        # "python": the kernel as plain Python (under NUMBA_DISABLE_JIT=1 it has no .py_func,
+        # being plain already, and so are the helpers it calls).
+        self._kernel = (best_symposion_nb if engine == "numba"
+                        else getattr(best_symposion_nb, "py_func", best_symposion_nb))
 
     def best(self, hand: list[int], types=TYPES, required=()) -> BestPlay:
         """Best legal Symposion in ``hand`` (kind codes). ``types``: the types that may be

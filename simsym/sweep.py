@@ -114,10 +114,9 @@ def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None
 
 
 def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from simsym.report.plots import save
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "sweep.csv", df.to_csv(index=False, lineterminator="\n"))
@@ -141,8 +140,7 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
     np.atleast_1d(axes)[-1].set_xlabel(label)
     fig.suptitle(f"Sweep of {label} ({games:,} games a value, seed {seed})")
     fig.tight_layout()
-    fig.savefig(out / "sweep.png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    save(fig, out / "sweep.png")
     cols = [c for c in df.columns if c not in ("players",)]
     lines = [f"# Sweep: {label} ({scenario.name})", "",
              f"Every value runs {games:,} games on the same seed ({seed}) and game indices, so "

@@ -2,6 +2,7 @@
 
 import io
 import json
+import math
 import os
 import signal
 import subprocess
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from simsym.cli.main import main
@@ -24,26 +26,41 @@ def run(*args):
     return CliRunner().invoke(main, ["run", *args])
 
 
+def wilson_by_hand(wins: float, n: int, z: float = 1.959963984540054):
+    """The 95% Wilson score interval, from its textbook formula."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
 def test_run_writes_summary_cards_and_run_json(tmp_path):
+    t0 = time.perf_counter()
     r = run(BASE, "--games", "300", "--seed", "3", "--jobs", "1", "--out", str(tmp_path),
             "--save-games")
+    elapsed = time.perf_counter() - t0
     assert r.exit_code == 0, r.output
     s = json.loads((tmp_path / "summary.json").read_text())
     assert s["games"] == 300 and s["seed"] == 3 and s["players"] == 4
     assert isinstance(s["stalled"], int)
     assert [seat["seat"] for seat in s["seats"]] == [0, 1, 2, 3]
+    games = pd.read_parquet(tmp_path / "games")
+    assert len(games) == 300 and sorted(games["game"]) == list(range(300))
     for seat in s["seats"]:
         assert {"seat", "strategy", "wins", "win_rate", "ci95", "mean_score"} <= set(seat)
-        lo, hi = seat["ci95"]
-        assert lo <= seat["win_rate"] <= hi
+        assert seat["win_rate"] == pytest.approx(seat["wins"] / 300, abs=1e-6)
+        assert seat["ci95"] == pytest.approx(wilson_by_hand(seat["wins"], 300), abs=1e-6)
+        # The per-game rows (a separate path from the reduced totals) give the same mean.
+        assert seat["mean_score"] == pytest.approx(games[f"score_{seat['seat']}"].mean(),
+                                                   abs=1e-6)
     assert abs(sum(seat["wins"] for seat in s["seats"]) - 300) < 1e-3  # ties are shared
     assert s["strategies"][0]["strategy"] == "greedy"
     cards = pd.read_csv(tmp_path / "cards.csv")
     assert len(cards) == 75 and cards["opening_n"].sum() == 300 * 4 * 9
-    games = pd.read_parquet(tmp_path / "games")
-    assert len(games) == 300 and sorted(games["game"]) == list(range(300))
     meta = json.loads((tmp_path / "run.json").read_text())
-    assert meta["engine"] == "numba" and meta["games_per_second"] > 0
+    # Timed here too: the run cannot have taken longer than the command around it.
+    assert meta["engine"] == "numba" and 0 < meta["wall_seconds"] <= elapsed
+    assert meta["games_per_second"] >= 300 / elapsed
 
 
 def test_summary_is_byte_identical_across_jobs_and_chunks(tmp_path):
@@ -96,11 +113,16 @@ def test_ctrl_c_exits_cleanly_and_keeps_the_previous_summary(tmp_path):
     assert run(BASE, "--games", "60", "--jobs", "1", "--out", str(tmp_path), "-q").exit_code == 0
     before = (tmp_path / "summary.json").read_bytes()
     proc = subprocess.Popen([SIMSYM, "run", BASE, "--games", "5000000", "--jobs", "2",
-                             "--out", str(tmp_path), "-q"], stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
+                             "--chunk-size", "200", "--out", str(tmp_path), "-q"],
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not list(tmp_path.glob("chunks/chunk-*.npz")) and proc.poll() is None:
+        assert time.monotonic() < deadline, "no chunk saved"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
     assert (tmp_path / "summary.json").read_bytes() == before
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+    assert list(tmp_path.glob("chunks/chunk-*.npz"))  # kept for --resume

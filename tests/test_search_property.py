@@ -95,12 +95,53 @@ def test_hand_order_does_not_change_the_answer(cards):
         assert outcome(fast.best(hand)) == outcome(a)
 
 
-def test_python_mode_of_the_kernel_matches_compiled(cards):
-    """The kernel's .py_func (plain Python, for debugging) gives the compiled answers."""
+NO_JIT_SCRIPT = """
+import json, random, sys
+import numba
+from simsym.core import search_nb
+from simsym.rules import RuleOptions
+from simsym.scenario import BASE_SCENARIO, load_scenario
+from simsym.search import Searcher
+# Really plain Python: the kernel and every helper it calls are uncompiled functions.
+assert numba.config.DISABLE_JIT and not hasattr(search_nb._best_core, "py_func")
+sys.path.insert(0, sys.argv[1])
+from test_search_property import HANDS_NO_JIT, no_jit_cases, outcome
+slow = Searcher(load_scenario(BASE_SCENARIO).cards, RuleOptions(), engine="python")
+print(json.dumps([outcome(slow.best(h, types=t, required=r)) for h, t, r in no_jit_cases()]))
+"""
+HANDS_NO_JIT = 300
+
+
+def no_jit_cases():
+    """Seeded hands of 1..12 cards with random allowed types and required cards."""
     import random
 
-    fast, slow = Searcher(cards, RuleOptions()), Searcher(cards, RuleOptions(), engine="python")
     rng = random.Random(3)
-    for _ in range(40):
-        hand = rng.sample(range(75), 9)
-        assert outcome(fast.best(hand)) == outcome(slow.best(hand))
+    cases = []
+    for _ in range(HANDS_NO_JIT):
+        hand = rng.sample(range(75), rng.randint(1, 12))
+        types = tuple(t for t in TYPES if rng.random() < 0.7) or ("hedonistic",)
+        required = tuple(sorted(rng.sample(range(len(hand)), rng.randint(0, min(2, len(hand))))))
+        cases.append((hand, types, required))
+    return cases
+
+
+def test_python_mode_with_the_jit_disabled_matches_compiled(cards):
+    """The kernel run as plain Python (NUMBA_DISABLE_JIT=1, in a fresh process, so that the
+    helpers it calls are plain Python too) gives the compiled kernel's answers."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    r = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT, os.path.dirname(__file__)],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    slow = json.loads(r.stdout)
+    fast = Searcher(cards, RuleOptions())
+    compiled = [json.loads(json.dumps(outcome(fast.best(h, types=t, required=req))))
+                for h, t, req in no_jit_cases()]
+    assert len(slow) == HANDS_NO_JIT
+    assert sum(1 for o in compiled if o[1] is not None) > HANDS_NO_JIT // 3  # not only 0s
+    assert slow == compiled

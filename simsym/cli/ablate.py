@@ -34,14 +34,17 @@ def ablate(scenario_path, names, games, seed, jobs, out, quiet):
     for n in names:
         sc.cards.lookup(n, key="--cards")
     seed = sc.seed if seed is None else seed
-    bar = Progress(games * (len(names) + 1), not quiet and sys.stderr.isatty())
-    try:
-        df = run_ablation(sc, names, games, seed, jobs or os.cpu_count() or 1,
-                          progress=bar.update)
-    finally:
-        bar.close()
+    from simsym.run.lock import out_dir_lock
+
     out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-ablation"
-    path = write_ablation(df, sc, games, seed, out)
+    bar = Progress(games * (len(names) + 1), not quiet and sys.stderr.isatty())
+    with out_dir_lock(out, "ablate"):
+        try:
+            df = run_ablation(sc, names, games, seed, jobs or os.cpu_count() or 1,
+                              progress=bar.update)
+        finally:
+            bar.close()
+        path = write_ablation(df, sc, games, seed, out)
     if not quiet:
         top = df.sort_values("mean_score_change").head(5)
         for _, r in top.iterrows():

@@ -14,6 +14,12 @@ from simsym.scenario import REPO_ROOT
 
 EXIT_FAILED = 3
 
+fail_on_option = click.option(
+    "--fail-on", "fail_on", multiple=True, metavar="METRIC>VALUE",
+    help="Exit 3 when a threshold is crossed (repeatable); VALUE in percentage points "
+         "(seat-gap-change>2pp) or as a fraction (0.02). METRIC: "
+         + "; ".join(f"{k}: {v}" for k, v in FAIL_METRICS.items()) + ".")
+
 
 @click.command("compare")
 @click.argument("a")
@@ -22,9 +28,7 @@ EXIT_FAILED = 3
 @seed_option
 @jobs_option
 @out_option("reports/compare-A-vs-B/")
-@click.option("--fail-on", "fail_on", multiple=True, metavar="METRIC>VALUE",
-              help="Exit 3 when a threshold is crossed (repeatable). METRIC: "
-                   + "; ".join(f"{k}: {v}" for k, v in FAIL_METRICS.items()) + ".")
+@fail_on_option
 @quiet_option
 def compare_cmd(a, b, games, seed, jobs, out, fail_on, quiet):
     """Run A and B (scenario files or run directories) on the same seeds and deals, and
@@ -32,17 +36,20 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, quiet):
     rules = parse_fail_on(fail_on)
     from simsym.compare import resolve
     from simsym.run.executor import Progress
+    from simsym.run.lock import out_dir_lock
 
-    total = 2 * (games or resolve(a)[1])
-    bar = Progress(total, not quiet and sys.stderr.isatty())
-    try:
-        c = compare(a, b, games=games, seed=seed, jobs=jobs or os.cpu_count() or 1,
-                    progress=bar.update)
-    finally:
-        bar.close()
-    out = Path(out) if out else REPO_ROOT / "reports" / f"compare-{c.a_name}-vs-{c.b_name}"
-    failed = check_fail_on(c, rules)
-    path = write_report(c, out, failed)
+    a_sc, a_games, _ = resolve(a)
+    b_sc = resolve(b)[0]
+    out = Path(out) if out else REPO_ROOT / "reports" / f"compare-{a_sc.name}-vs-{b_sc.name}"
+    bar = Progress(2 * (games or a_games), not quiet and sys.stderr.isatty())
+    with out_dir_lock(out, "compare"):
+        try:
+            c = compare(a, b, games=games, seed=seed, jobs=jobs or os.cpu_count() or 1,
+                        progress=bar.update)
+        finally:
+            bar.close()
+        failed = check_fail_on(c, rules)
+        path = write_report(c, out, failed)
     if not quiet:
         gap = c.gap.iloc[0]
         click.echo(f"seat gap: A {100 * gap['A']:.1f}%, B {100 * gap['B']:.1f}% "
@@ -52,6 +59,10 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, quiet):
         click.echo("cards beyond noise: " + (", ".join(
             f"{r['name']} {100 * r['diff']:+.1f} pp" for _, r in moved.iterrows()) or "none"))
         click.echo(f"wrote {path}")
+    report_failures(failed)
+
+
+def report_failures(failed):
     for f in failed:
         click.echo(f"simsym: --fail-on {f}", err=True)
     if failed:

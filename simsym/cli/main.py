@@ -1,21 +1,38 @@
-"""The `simsym` command. Domain errors become one clear line and exit code 2 here, and only here."""
+"""The `simsym` command. Domain errors become one clear line and exit code 2 here, and only here.
+
+Exit codes (docs/reliability.md): 0 done; 1 a bug in simsym; 2 bad input, or the machine
+refused (full disk, permissions, --out in use, a worker killed); 3 a `--fail-on` threshold
+crossed; 128 + the signal when stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129).
+"""
 
 from __future__ import annotations
 
+import signal
 import sys
 import traceback
 
 import click
 
-from simsym.errors import SimsymError
+from simsym.errors import SimsymError, environment_error
 
 ISSUES_URL = "the simsym issue tracker"
 
 
 class SimsymGroup(click.Group):
     def invoke(self, ctx):
+        from simsym.run.lifeline import signals_stop_the_run
+
         try:
-            return super().invoke(ctx)
+            with signals_stop_the_run():
+                return super().invoke(ctx)
+        except OSError as e:
+            env = environment_error(e)
+            if env is None:
+                self._internal_error(ctx, e)
+            if ctx.obj and ctx.obj.get("debug"):
+                traceback.print_exc()
+            click.echo(f"simsym: error: {env}", err=True)
+            ctx.exit(2)
         except SimsymError as e:
             if ctx.obj and ctx.obj.get("debug"):
                 traceback.print_exc()
@@ -28,16 +45,23 @@ class SimsymGroup(click.Group):
             ctx.exit(2)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
-        except KeyboardInterrupt:
-            click.echo("simsym: interrupted", err=True)
-            ctx.exit(130)
+        except KeyboardInterrupt as e:
+            signum = getattr(e, "signum", signal.SIGINT)
+            hint = getattr(e, "resume_hint", None)
+            click.echo(f"simsym: interrupted by {signal.Signals(signum).name}"
+                       + (f"; {hint}" if hint else ""), err=True)
+            ctx.exit(128 + signum)
         except Exception as e:  # a bug: say so, and where to report it
-            if ctx.obj and ctx.obj.get("debug"):
-                traceback.print_exc()
-            click.echo(f"simsym: internal error (a bug in simsym, not in your input): "
-                       f"{type(e).__name__}: {e}\nPlease report it, with the command you ran, "
-                       f"to {ISSUES_URL}; rerun with --debug for the traceback.", err=True)
-            ctx.exit(1)
+            self._internal_error(ctx, e)
+
+    @staticmethod
+    def _internal_error(ctx, e):
+        if ctx.obj and ctx.obj.get("debug"):
+            traceback.print_exc()
+        click.echo(f"simsym: internal error (a bug in simsym, not in your input): "
+                   f"{type(e).__name__}: {e}\nPlease report it, with the command you ran, "
+                   f"to {ISSUES_URL}; rerun with --debug for the traceback.", err=True)
+        ctx.exit(1)
 
 
 @click.group(cls=SimsymGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -51,14 +75,15 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import (ablate, bench, best, compare, ladder, log, options, report, run,
-                            sweep, validate)
+    from simsym.cli import (ablate, bench, best, compare, compare_tree, ladder, log, options,
+                            report, run, sweep, validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
     main.add_command(log.log)
     main.add_command(report.report)
     main.add_command(compare.compare_cmd)
+    main.add_command(compare_tree.compare_tree_cmd)
     main.add_command(sweep.sweep)
     main.add_command(ablate.ablate)
     main.add_command(ladder.ladder)

@@ -13,7 +13,13 @@ import click
 def report(run_dir, quiet):
     """Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym run`."""
     from simsym.report import build_report
+    from simsym.run.lock import out_dir_lock
 
-    path = build_report(Path(run_dir))
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():  # build_report says what is wrong; a lock needs a directory
+        path = build_report(run_dir)
+    else:
+        with out_dir_lock(run_dir, "report"):
+            path = build_report(run_dir)
     if not quiet:
         click.echo(f"wrote {path}")

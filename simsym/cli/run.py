@@ -46,6 +46,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         executor, scheduler, resume, force, verify_compensation, report, quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
+    from simsym.run.lock import out_dir_lock
 
     scenario = load_scenario(scenario_path)
     games = games or scenario.games
@@ -62,10 +63,26 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
             if executor == "dask" else f"{jobs} process{'es' if jobs > 1 else ''}"
         click.echo(f"{scenario.name}: {games:,} games, {scenario.players} players, seed {seed}, "
                    f"{engine} engine, {where}" + (", resuming" if resume else ""), err=True)
-    summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs, engine=engine,
-                           save_games=save_games, progress=show, force=force,
-                           chunk_size=chunk_size, search=search, executor=executor,
-                           scheduler=scheduler, resume=resume)
+    if engine == "numba":
+        from simsym.engine import setup_for
+
+        setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
+    with out_dir_lock(out, "run"):
+        summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs,
+                               engine=engine, save_games=save_games, progress=show, force=force,
+                               chunk_size=chunk_size, search=search, executor=executor,
+                               scheduler=scheduler, resume=resume)
+        _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
+                   report, quiet)
+    if not quiet:
+        click.echo(format_summary(summary))
+        click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
+                   + (", report.md" if report else "") + (", games/" if save_games else ""))
+
+
+def _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation, report,
+               quiet):
+    """The compensation check and the report, while the run still holds --out."""
     if verify_compensation:
         from simsym.run.compensation import verify_compensation as verify
         from simsym.run.executor import Progress
@@ -87,10 +104,6 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         from simsym.report.build import build_report
 
         build_report(out)
-    if not quiet:
-        click.echo(format_summary(summary))
-        click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
-                   + (", report.md" if report else "") + (", games/" if save_games else ""))
 
 
 def format_summary(s: dict) -> str:

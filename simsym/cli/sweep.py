@@ -34,6 +34,7 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, qu
     import yaml
 
     from simsym.run.executor import Progress
+    from simsym.run.lock import out_dir_lock
     from simsym.sweep import run_sweep, sweep_spec, write_sweep
 
     sc = load_scenario(scenario_path)
@@ -41,25 +42,26 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, qu
     kind, target, vals = sweep_spec(sc, card, rule, players, vals)
     games = games or sc.games
     seed = sc.seed if seed is None else seed
+    out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-sweep"
     bar = Progress(games * len(vals), not quiet and sys.stderr.isatty())
     jobs = jobs or os.cpu_count() or 1
-    try:
+    with out_dir_lock(out, "sweep"):
+        try:
+            if kind == "strategies":
+                from simsym.table_sweep import run_tables
+
+                res = run_tables(sc, vals, games, seed, jobs, progress=bar.update)
+                df = res.rows
+            else:
+                df = run_sweep(sc, kind, target, vals, games, seed, jobs, progress=bar.update)
+        finally:
+            bar.close()
         if kind == "strategies":
-            from simsym.table_sweep import run_tables
+            from simsym.table_sweep import write_tables
 
-            res = run_tables(sc, vals, games, seed, jobs, progress=bar.update)
-            df = res.rows
+            path = write_tables(res, out)
         else:
-            df = run_sweep(sc, kind, target, vals, games, seed, jobs, progress=bar.update)
-    finally:
-        bar.close()
-    out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-sweep"
-    if kind == "strategies":
-        from simsym.table_sweep import write_tables
-
-        path = write_tables(res, out)
-    else:
-        path = write_sweep(df, sc, kind, target, games, seed, out)
+            path = write_sweep(df, sc, kind, target, games, seed, out)
     if not quiet:
         click.echo(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         click.echo(f"wrote {path}")

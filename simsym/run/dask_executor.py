@@ -8,6 +8,7 @@ depends only on (seed, game indices) the result is the same.
 from __future__ import annotations
 
 import os
+import time
 
 from simsym.errors import SimsymError
 
@@ -32,31 +33,41 @@ def _client(jobs: int, scheduler: str | None):
 def run_on_dask(args, todo, games_dir, take, *, jobs: int, scheduler: str | None):
     from dask.distributed import as_completed
 
-    from simsym.run.executor import run_chunk_task
+    from simsym.run.lifeline import deferred_signals, raise_if_stopped
 
     client, cluster = _client(jobs or os.cpu_count() or 1, scheduler)
     try:
-        scenario_f = client.scatter(args[0], broadcast=True)
-        window = max(2, 2 * len(client.scheduler_info()["workers"]))
-        it = iter(todo)
-        first = []
-        for i, g0, g1 in it:
-            first.append(client.submit(run_chunk_task, scenario_f, args[1], args[2], i, g0, g1,
-                                       games_dir, key=f"simsym-chunk-{i}-{g0}-{g1}",
-                                       retries=3, pure=False))
-            if len(first) >= window:
-                break
-        pending = as_completed(first)
-        for fut in pending:
-            take(fut.result())
-            fut.release()
-            nxt = next(it, None)
-            if nxt is not None:
-                i, g0, g1 = nxt
-                pending.add(client.submit(run_chunk_task, scenario_f, args[1], args[2], i, g0,
-                                          g1, games_dir, key=f"simsym-chunk-{i}-{g0}-{g1}",
-                                          retries=3, pure=False))
+        with deferred_signals():  # a signal is raised between client calls, not inside one
+            _feed(client, args, todo, games_dir, take, as_completed, raise_if_stopped)
+        raise_if_stopped()
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _feed(client, args, todo, games_dir, take, as_completed, raise_if_stopped):
+    """Keep a bounded window of chunks on the cluster; hand each result to ``take``."""
+    from simsym.run.executor import run_chunk_task
+
+    scenario_f = client.scatter(args[0], broadcast=True)
+
+    def submit(i, g0, g1):
+        return client.submit(run_chunk_task, scenario_f, args[1], args[2], i, g0, g1,
+                             games_dir, key=f"simsym-chunk-{i}-{g0}-{g1}", retries=3,
+                             pure=False)
+
+    window = max(2, 2 * len(client.scheduler_info()["workers"]))
+    it = iter(todo)
+    pending = as_completed([submit(*chunk) for _, chunk in zip(range(window), it)])
+    while not pending.is_empty():
+        raise_if_stopped()
+        if not pending.has_ready():
+            time.sleep(0.05)
+            continue
+        for fut in pending.next_batch(block=False):
+            take(fut.result())
+            fut.release()
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.add(submit(*nxt))

@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from simsym.errors import SimsymError, environment_error
 from simsym.run.aggregate import merge, reduce_rows
 
 ENGINES = ("numba", "python")
@@ -88,8 +90,12 @@ def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> C
 
         part = Path(games_dir) / f"part-{index:06d}.parquet"
         tmp = part.with_name(f".{part.name}.tmp")
-        game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
-        os.replace(tmp, part)
+        try:
+            game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
+            os.replace(tmp, part)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise environment_error(e, part) or e from None
     totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
     return ChunkResult(index, g0, g1, totals, agg)
 
@@ -148,32 +154,91 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
 def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=()):
     """Call ``fn(*task)`` for every task, here (``jobs`` 1) or in ``jobs`` processes, and
     ``take(result)`` in this process as each finishes (in completion order: ``take`` must
-    not depend on it). At most 2 * jobs tasks are in flight, so memory stays bounded."""
+    not depend on it). At most 2 * jobs tasks are in flight, so memory stays bounded. Worker
+    processes run ``initializer(*initargs)`` first and never outlive this process; a signal
+    ends them all (docs/reliability.md)."""
     if jobs <= 1:
         for task in tasks:
             take(fn(*task))
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
-    try:
-        pending = set()
-        it = iter(tasks)
-        for task in it:
-            pending.add(pool.submit(fn, *task))
-            if len(pending) >= 2 * jobs:
-                break
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
-                take(f.result())
-                nxt = next(it, None)
-                if nxt is not None:
-                    pending.add(pool.submit(fn, *nxt))
-    except BaseException:
-        for p in list(getattr(pool, "_processes", {}).values()):
-            p.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    from simsym.run.lifeline import deferred_signals, raise_if_stopped
+
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_pool_worker,
+                               initargs=(os.getpid(), initializer, initargs))
+    with deferred_signals():
+        try:
+            _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped)
+        except BrokenProcessPool:
+            raise WorkerLost() from None
+        finally:
+            # Every result is in, or the run stops: no worker is needed. Ended rather than
+            # shut down gracefully: a worker killed while waiting for work holds the call
+            # queue's lock for ever, and the others would wait for it at shutdown.
+            _end_workers(pool)
+    raise_if_stopped()
+
+
+def _init_pool_worker(parent, initializer, initargs):
+    from simsym.run.lifeline import die_with_parent
+
+    die_with_parent(parent)  # no worker outlives the main process, however it ends
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped):
+    pending = set()
+    it = iter(tasks)
+    for task in it:
+        pending.add(pool.submit(fn, *task))
+        if len(pending) >= 2 * jobs:
+            break
+    while pending:
+        finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        raise_if_stopped()
+        # Workers only end with the pool. One killed while sending its result leaves half a
+        # message that the pool's own thread waits on for ever, never noticing: look here.
+        if any(p.exitcode is not None for p in list((pool._processes or {}).values())):
+            raise WorkerLost()
+        for f in finished:
+            take(f.result())
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.add(pool.submit(fn, *nxt))
+
+
+class WorkerLost(SimsymError):
+    def __init__(self):
+        super().__init__("a worker process died (killed from outside, or out of memory)")
+
+
+def _end_workers(pool, grace: float = 5.0):
+    """Stop every worker now (SIGTERM, then SIGKILL after ``grace`` s) and wait for them."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
+    for p in procs:
+        p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join()
+    # A worker ended while sending its result leaves half a message in the result pipe; the
+    # pool's manager thread would wait for the rest forever, and the interpreter for that
+    # thread at exit. Close this end of the pipe, so it reads EOF, and do not wait for the
+    # thread feeding the (now unread) call queue either.
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    if writer is not None:
+        writer.close()
+    # Let that thread finish closing its pipes now: at exit, Python 3.11 wakes it without a
+    # lock and may write to a pipe it is closing ("Exception ignored ... Bad file descriptor").
+    if manager is not None:
+        manager.join(timeout=grace)
 
 
 class Progress:

@@ -1,17 +1,22 @@
 """`simsym run` as a library call: play the games, checkpoint each chunk, write the run dir.
 
-Each finished chunk's totals are saved in DIR/chunks/ (temp file, then rename) as the run
-goes, so a crash, Ctrl-C or kill -9 loses at most the chunks in flight; ``resume=True``
-continues from them and ends with the same summary.json as an uninterrupted run.
+Each finished chunk's totals are saved in DIR/chunks/ (temp file, then rename) with its
+checksum as the run goes, so a crash, a signal, kill -9 or a full disk loses at most the
+chunks in flight; ``resume=True`` checks the saved chunks, plays again those that are
+damaged or missing, and ends with the same summary.json as an uninterrupted run. The run
+holds the lock on DIR throughout (lock.py); docs/reliability.md says what each failure
+looks like.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import platform
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -20,10 +25,13 @@ import pandas as pd
 
 from simsym import __version__
 from simsym.core import enums as E
-from simsym.errors import SimsymError
+from simsym.errors import OutputError, SimsymError, environment_error
 from simsym.strategies import BUILT_IN
-from simsym.run.executor import ChunkResult, Progress, default_chunk_size, run_games
-from simsym.run.output import atomic_write_text, prepare_out_dir, replace_dir, write_json
+from simsym.run.executor import (ChunkResult, Progress, WorkerLost, default_chunk_size,
+                                 plan_chunks, run_games)
+from simsym.run.lock import out_dir_lock
+from simsym.run.output import (atomic_write, commit_files, json_text, prepare_out_dir,
+                               remove_temp_files, replace_dir, stage_files, write_json)
 from simsym.run.summary import build_summary, card_table
 
 
@@ -59,25 +67,84 @@ def fingerprint(scenario) -> str:
 
 
 # --- checkpoints -------------------------------------------------------------------------
+#
+# DIR/chunks/manifest.json says which run the chunks belong to; DIR/chunks/checksums.sha256
+# (the format of `sha256sum -c`) gets one line per chunk, appended before the chunk file is
+# renamed into place. On --resume a chunk file is used only if its SHA-256 is the one
+# recorded and it holds the games its index stands for; any other is named on stderr,
+# deleted, and its games are played again.
+
+CHECKSUMS = "checksums.sha256"
+
+
+def _chunk_name(index: int) -> str:
+    return f"chunk-{index:06d}.npz"
+
 
 def _save_chunk(chunks: Path, res: ChunkResult):
-    path = chunks / f"chunk-{res.index:06d}.npz"
-    tmp = chunks / f".chunk-{res.index:06d}.tmp.npz"
-    np.savez(tmp, _g0=res.g0, _g1=res.g1, _agg=res.agg, **res.totals)
-    os.replace(tmp, path)
+    buf = io.BytesIO()
+    np.savez(buf, _g0=res.g0, _g1=res.g1, _agg=res.agg, **res.totals)
+    data = buf.getvalue()
+    name = _chunk_name(res.index)
+    line = f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+    try:
+        with open(chunks / CHECKSUMS, "a", encoding="ascii") as fh:
+            fh.write(line)
+    except OSError as e:
+        raise environment_error(e, chunks / CHECKSUMS) or e from None
+    atomic_write(chunks / name, lambda fh: fh.write(data), binary=True)
 
 
-def _load_chunks(chunks: Path) -> dict:
+def _read_checksums(chunks: Path) -> dict[str, str]:
+    """File name -> recorded SHA-256 (the last line wins; a line cut short is ignored)."""
+    sums = {}
+    try:
+        text = (chunks / CHECKSUMS).read_text(encoding="ascii", errors="replace")
+    except FileNotFoundError:
+        return sums
+    for line in text.splitlines():
+        digest, _, name = line.partition("  ")
+        if len(digest) == 64 and name.startswith("chunk-"):
+            sums[name] = digest
+    return sums
+
+
+def _read_chunk(path: Path, sums: dict, plan: list) -> ChunkResult:
+    """The chunk saved in ``path``, or ValueError saying why it cannot be used."""
+    try:
+        index = int(path.stem.split("-")[1])
+    except (IndexError, ValueError):
+        raise ValueError("not a chunk file name") from None
+    if index >= len(plan):
+        raise ValueError(f"chunk {index} is not part of this run ({len(plan)} chunks)")
+    data = path.read_bytes()
+    if path.name not in sums:
+        raise ValueError("no checksum recorded (the run stopped while saving it)")
+    if hashlib.sha256(data).hexdigest() != sums[path.name]:
+        raise ValueError("its checksum is not the one recorded (damaged or replaced)")
+    try:
+        with np.load(io.BytesIO(data)) as z:
+            totals = {k: z[k] for k in z.files if not k.startswith("_")}
+            res = ChunkResult(index, int(z["_g0"]), int(z["_g1"]), totals, z["_agg"])
+    except Exception as e:  # noqa: BLE001 - any unreadable content means: play it again
+        raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
+    if (res.g0, res.g1) != plan[index]:
+        raise ValueError(f"holds games {res.g0}..{res.g1 - 1}, chunk {index} is games "
+                         f"{plan[index][0]}..{plan[index][1] - 1}")
+    return res
+
+
+def _load_chunks(chunks: Path, plan: list) -> dict:
+    sums = _read_checksums(chunks)
     done = {}
     for path in sorted(chunks.glob("chunk-*.npz")):
-        index = int(path.stem.split("-")[1])
         try:
-            with np.load(path) as z:
-                totals = {k: z[k] for k in z.files if not k.startswith("_")}
-                done[index] = ChunkResult(index, int(z["_g0"]), int(z["_g1"]), totals,
-                                          z["_agg"])
-        except (OSError, ValueError, KeyError):
-            path.unlink()  # a damaged checkpoint is simply played again
+            res = _read_chunk(path, sums, plan)
+        except (OSError, ValueError) as e:
+            print(f"simsym: {path}: {e}; playing its games again", file=sys.stderr)
+            path.unlink(missing_ok=True)
+            continue
+        done[res.index] = res
     return done
 
 
@@ -91,7 +158,14 @@ def _resume_state(chunks: Path, manifest: dict) -> tuple[dict, int]:
     if not path.exists():
         raise SimsymError(f"--resume: {chunks.parent} holds no interrupted run "
                           "(no chunks/manifest.json)")
-    old = json.loads(path.read_text())
+    try:
+        old = json.loads(path.read_text())
+        chunk_size = int(old["chunk_size"])
+        if chunk_size < 1:
+            raise ValueError("chunk_size below 1")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SimsymError(f"--resume: {path} is damaged ({type(e).__name__}: {e}); run "
+                          "without --resume to start over") from None
     for key, what in (("fingerprint", "scenario (cards, rules, table or strategies)"),
                       ("scenario", "scenario name"), ("seed", "seed"), ("games", "games"),
                       ("simsym", "simsym version")):
@@ -99,7 +173,7 @@ def _resume_state(chunks: Path, manifest: dict) -> tuple[dict, int]:
             raise SimsymError(f"--resume: the interrupted run in {chunks.parent} has another "
                               f"{what} ({old.get(key)!r}, now {manifest[key]!r}); run without "
                               "--resume to start over")
-    return _load_chunks(chunks), old["chunk_size"]
+    return _load_chunks(chunks, plan_chunks(manifest["games"], chunk_size)), chunk_size
 
 
 # --- the job -----------------------------------------------------------------------------
@@ -115,6 +189,25 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
 
         setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
     out = prepare_out_dir(out, scenario.name, force or resume)
+    with out_dir_lock(out, "run"):
+        try:
+            return _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress,
+                               chunk_size, search, executor, scheduler, resume)
+        except KeyboardInterrupt as e:
+            e.resume_hint = RESUME_HINT  # the CLI's message says so
+            raise
+        except OutputError as e:
+            raise e.with_hint(RESUME_HINT) from None
+        except WorkerLost as e:
+            raise SimsymError(f"{e}; {RESUME_HINT}") from None
+
+
+RESUME_HINT = "finished chunks are kept: rerun with --resume to continue"
+
+
+def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, chunk_size,
+                search, executor, scheduler, resume) -> dict:
+    remove_temp_files(out)  # what a killed run left; no other command writes here now
     chunks = out / "chunks"
     games_tmp = out / ".games.partial"
     manifest = _manifest(scenario, games, seed, chunk_size or default_chunk_size(games, jobs))
@@ -147,32 +240,37 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
     wall = time.perf_counter() - t0
     summary = build_summary(scenario, totals, games, seed)
     cards = card_table(scenario, agg, totals)
-    atomic_write_text(out / "cards.csv", cards.to_csv(index=False, lineterminator="\n"))
-    write_json(out / "totals.json", {k: v.tolist() for k, v in sorted(totals.items())})
-    if save_games:
-        replace_dir(games_tmp, out / "games")
     import numba
 
-    write_json(out / "run.json", {
-        "scenario": scenario.name, "scenario_file": str(scenario.path), "games": games,
-        "seed": seed, "engine": engine, "search": search if engine == "python" else "numba",
-        "executor": executor, "jobs": jobs, "chunk_size": manifest["chunk_size"],
-        "resumed_games": already, "wall_seconds": round(wall, 3),
-        "games_per_second": round((games - already) / wall, 1) if wall > 0 else None,
-        "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
-        "versions": {"simsym": __version__, "numba": numba.__version__,
-                     "numpy": np.__version__, "pandas": pd.__version__,
-                     "python": platform.python_version()},
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-    })
+    files = {
+        "cards.csv": cards.to_csv(index=False, lineterminator="\n"),
+        "totals.json": json_text({k: v.tolist() for k, v in sorted(totals.items())}),
+        "run.json": json_text({
+            "scenario": scenario.name, "scenario_file": str(scenario.path), "games": games,
+            "seed": seed, "engine": engine,
+            "search": search if engine == "python" else "numba",
+            "executor": executor, "jobs": jobs, "chunk_size": manifest["chunk_size"],
+            "resumed_games": already, "wall_seconds": round(wall, 3),
+            "games_per_second": round((games - already) / wall, 1) if wall > 0 else None,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
+            "versions": {"simsym": __version__, "numba": numba.__version__,
+                         "numpy": np.__version__, "pandas": pd.__version__,
+                         "python": platform.python_version()},
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+        }),
+    }
     if all(s.family in BUILT_IN for s in scenario.strategies):  # the census replays in numba
         from dataclasses import replace as _replace
 
         from simsym.analysis.census import census, census_games
 
-        write_json(out / "census.json", census(_replace(scenario, seed=seed),
-                                               min(games, census_games(scenario))))
+        files["census.json"] = json_text(census(_replace(scenario, seed=seed),
+                                                min(games, census_games(scenario))))
     # summary.json last: its presence means the run directory is complete.
-    write_json(out / "summary.json", summary)
+    files["summary.json"] = json_text(summary)
+    staged = stage_files(out, files)
+    if save_games:
+        replace_dir(games_tmp, out / "games")
+    commit_files(staged)
     shutil.rmtree(chunks, ignore_errors=True)
     return summary
