@@ -1,9 +1,24 @@
 """The `lookahead` player in the numba engine: docs/game-engine.md section 6.6.
 
-The parts that do not depend on the game state's layout: the rollout streams, the
-determinization of the cards a seat cannot see, the value of a finished rollout and the
-successive-halving schedule. simsym/reference/lookahead.py states the same procedure readably;
-the two must make the same decisions, game for game.
+simsym/reference/lookahead.py states the same procedure readably; the two make the same
+decisions, game for game (tests/test_lookahead_engines.py).
+
+* The parts that do not depend on the game state: the rollout streams
+  (:func:`rollout_stream_nb`), the determinization of the cards a seat cannot see
+  (:func:`determinize_nb`), the value of a finished rollout and the halving schedule.
+* The player: :func:`play_lookahead_nb` plays a game as game_nb.play_game_nb does, phase by
+  phase, but when a lookahead seat is to choose its Symposiarch discards, its Symposion or its
+  Komos discards it lists the candidates (:func:`_symposiarch`, :func:`_symposion`,
+  :func:`_komos`) and searches (:func:`_decide`): per iteration one determinized copy of the
+  state (``Look.det``), shared by every surviving candidate, each applied to a copy of that
+  (``Look.sim``) and played to the end with game_nb.play_until; successive halving ranks them.
+* Trade offers: the trade code (game_nb._offer) stops with the query in the state
+  (``GS_LA_PEND``) when it asks a lookahead seat; :func:`play_lookahead_nb` searches the
+  answer (:func:`_answer`) and runs the attempt again, which had changed nothing, with the
+  answers given so far (``GS_LA_F0 ...``).
+
+Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
+never nests and the plain game loop (game_nb.step) serves the rollouts.
 """
 
 from __future__ import annotations

@@ -59,7 +59,13 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.np.arrayobj import reshape_unchecked
+from numba.core import config as _numba_config
+
+if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
+    def reshape_unchecked(a, shape, strides):
+        return a.reshape(shape)
+else:
+    from numba.np.arrayobj import reshape_unchecked
 
 from simsym.core.enums import (
     CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
