@@ -167,7 +167,7 @@ _ADVICE = {
 
 class OutputError(SimsymError):
     """The machine refused a write (no space, quota, read-only, permissions, open files):
-    neither a bug nor bad input. One line naming the path and the cause; exit code 2."""
+    neither a bug nor bad input. One line naming the path and the cause; exit code 4."""
 
     def __init__(self, path, cause: str, advice: str = "", hint: str = ""):
         self.path, self.cause, self.advice, self.hint = str(path), cause, advice, hint

@@ -250,7 +250,7 @@ def disk_full_on(monkeypatch, name_part):
 
 
 @pytest.mark.parametrize("victim", ["summary.json", "chunk-000002.npz"])
-def test_a_full_disk_is_one_line_exit_2_and_leaves_nothing_half_written(
+def test_a_full_disk_is_one_line_exit_4_and_leaves_nothing_half_written(
         tmp_path, monkeypatch, victim, uninterrupted):
     out = tmp_path / "run"
     common = [BASE, "--games", str(GAMES), "--chunk-size", str(CHUNK), "--jobs", "1", "--out",
@@ -259,7 +259,7 @@ def test_a_full_disk_is_one_line_exit_2_and_leaves_nothing_half_written(
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     disk_full_on(monkeypatch, victim)
     r = cli("run", *common, "--seed", "9")
-    assert r.exit_code == 2, r.output
+    assert r.exit_code == 4, r.output
     where = out / "chunks" / victim if victim.startswith("chunk") else out / victim
     line = [x for x in r.output.splitlines() if x.startswith("simsym:")]
     assert line == [f"simsym: error: cannot write {where}: No space left on device; free some "
@@ -287,13 +287,13 @@ def test_a_full_disk_while_writing_games_or_a_plot_is_not_a_bug(tmp_path, monkey
     monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
     r = cli("run", BASE, "--games", "80", "--jobs", "1", "--out", str(out), "-q",
             "--save-games")
-    assert r.exit_code == 2 and "part-000000.parquet: No space left on device" in r.output
+    assert r.exit_code == 4 and "part-000000.parquet: No space left on device" in r.output
     assert "internal error" not in r.output
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig",
                         lambda self, fh, **kw: (_ for _ in ()).throw(
                             OSError(errno.EROFS, os.strerror(errno.EROFS))))
     r = cli("report", str(out))
-    assert r.exit_code == 2 and "Read-only file system; the file system is read-only" in r.output
+    assert r.exit_code == 4 and "Read-only file system; the file system is read-only" in r.output
     assert (out / "report.md").read_bytes() == report and not temp_files(out)
 
 

@@ -1,8 +1,9 @@
 """The `simsym` command. Domain errors become one clear line and exit code 2 here, and only here.
 
-Exit codes (docs/reliability.md): 0 done; 1 a bug in simsym; 2 bad input, or the machine
-refused (full disk, permissions, --out in use, a worker killed); 3 a `--fail-on` threshold
-crossed; 128 + the signal when stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129).
+Exit codes (docs/reliability.md): 0 done; 1 a bug in simsym; 2 bad input (or --out in use,
+a worker killed); 3 a `--fail-on` threshold crossed; 4 the machine refused a write (full
+disk, quota, permissions, read-only, open files); 128 + the signal when stopped by SIGINT
+(130), SIGTERM (143) or SIGHUP (129).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import traceback
 
 import click
 
-from simsym.errors import SimsymError, environment_error
+from simsym.errors import OutputError, SimsymError, environment_error
 
 ISSUES_URL = "the simsym issue tracker"
+ENVIRONMENT_EXIT = 4  # the machine refused a write: neither a bug (1) nor bad input (2)
 
 
 class SimsymGroup(click.Group):
@@ -32,7 +34,7 @@ class SimsymGroup(click.Group):
             if ctx.obj and ctx.obj.get("debug"):
                 traceback.print_exc()
             click.echo(f"simsym: error: {env}", err=True)
-            ctx.exit(2)
+            ctx.exit(ENVIRONMENT_EXIT)
         except SimsymError as e:
             if ctx.obj and ctx.obj.get("debug"):
                 traceback.print_exc()
@@ -42,7 +44,7 @@ class SimsymGroup(click.Group):
             else:
                 click.echo(f"simsym: error: {len(errors)} problems:\n"
                            + "\n".join(str(x) for x in errors), err=True)
-            ctx.exit(2)
+            ctx.exit(ENVIRONMENT_EXIT if isinstance(e, OutputError) else 2)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except KeyboardInterrupt as e:
