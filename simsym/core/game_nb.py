@@ -487,6 +487,17 @@ def _rest(hand, n, mask, out):
 
 
 @njit(**NO_RC)
+def _played(hand, n, mask, out):
+    """Cards of the hand in the play ``mask`` (the twin of _rest); returns how many."""
+    m = 0
+    for q in range(n):
+        if (mask >> q) & 1:
+            out[m] = hand[q]
+            m += 1
+    return m
+
+
+@njit(**NO_RC)
 def _without(H, n, k, out):
     """Copy H[:n] into out without its first card of kind k (out may be H itself, the copy
     only moves cards down); returns how many cards were copied."""
@@ -1124,12 +1135,7 @@ def make_play(tb, s, a, ptype, pmask, pscore):
     inplay = s.inplay
     queue = s.queue
     cs = s.cs
-    H = s.hands[a]
-    nin = 0
-    for q in range(s.hn[a]):
-        if (pmask >> q) & 1:
-            inplay[nin] = H[q]
-            nin += 1
+    nin = _played(s.hands[a], s.hn[a], pmask, inplay)
     for j in range(nin):
         _hand_remove(s.hands, s.hn, s.memo, a, inplay[j])
     _log(s.ev, s.sc, EV_PLAY, a, ptype, 0, 0)
@@ -1211,11 +1217,7 @@ def choose_komos(tb, s, a, out):
         out[nd] = tmp[order[j]]
         nd += 1
     if nd < need:
-        nb = 0
-        for q in range(n):
-            if (mask >> q) & 1:
-                tmp2[nb] = H[q]
-                nb += 1
+        nb = _played(H, n, mask, tmp2)
         _discard_order(tmp2, nb, keep, order)
         for j in range(need - nd):
             out[nd] = tmp2[order[j]]

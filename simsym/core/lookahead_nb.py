@@ -37,7 +37,7 @@ from simsym.core.enums import (
     SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
 )
 from simsym.core.game_nb import (
-    _discard_order, _hand_remove, _hsearch, _rest_in_discard_order, _sort, _without,
+    _discard_order, _hand_remove, _hsearch, _played, _rest_in_discard_order, _sort, _without,
     accumulate_nb, copy_state, deck_size, discard_and_redraw, komos_discard, make_play,
     new_state,
     play_until, record, set_policy, setup, step, swap, trading,
@@ -193,12 +193,7 @@ def _add(lk, nc, limit, src, n, ptype):
 @njit(cache=True)
 def _add_play(tb, s, lk, nc, limit, a, ptype, pmask, pscore):
     """A play candidate: the cards of ``pmask`` over seat a's hand."""
-    n = 0
-    H = s.hands[a]
-    for q in range(s.hn[a]):
-        if (pmask >> q) & 1:
-            lk.buf2[n] = H[q]
-            n += 1
+    n = _played(s.hands[a], s.hn[a], pmask, lk.buf2)
     m = _add(lk, nc, limit, lk.buf2, n, ptype)
     if m > nc:
         lk.cmask[nc] = pmask
@@ -381,12 +376,7 @@ def _komos(tb, s, lk, a):
     nr, mask, _ = _rest_in_discard_order(tb, s, a)
     for j in range(nr):
         lk.buf[j] = s.tmp[s.order[j]]
-    nb = 0
-    H = s.hands[a]
-    for q in range(s.hn[a]):
-        if (mask >> q) & 1:
-            lk.buf2[nb] = H[q]
-            nb += 1
+    nb = _played(s.hands[a], s.hn[a], mask, lk.buf2)
     _discard_order(lk.buf2, nb, keep, lk.order)
     for j in range(nb):
         lk.buf[nr + j] = lk.buf2[lk.order[j]]
