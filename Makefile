@@ -45,7 +45,10 @@ golden: $(STAMP)
 # (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`
 # reports/<name>-ladder/; Python-class strategies run
 # in the reference engine with the compiled search).
+# Played chunks are cached in .cache/chunks (simsym/run/cache.py): base-lookahead runs in
+# blocks of 500 games, the strength sweep's, so the sweep's lookahead table reuses its games.
 REPORT_FLAGS ?= -q --force
+report: export SIMSYM_CACHE = $(CURDIR)/.cache/chunks
 report: $(STAMP)
 	@set -e; for f in scenarios/*.yaml; do \
 	  name=$$(basename $$f .yaml); echo "== $$name"; \
@@ -56,6 +59,7 @@ report: $(STAMP)
 	  elif grep -q "^ladder:" $$f; then \
 	    $(BIN)/simsym ladder $$f -q; \
 	  else \
-	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo --verify-compensation ); \
+	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo --verify-compensation ) \
+	      $$( [ $$name = base-lookahead ] && echo --chunk-size 500 ); \
 	  fi; \
 	done

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from simsym.errors import SimsymError, environment_error
+from simsym.run import cache as chunk_cache
 from simsym.run.aggregate import merge, reduce_rows
 
 ENGINES = ("numba", "python")
@@ -131,14 +132,29 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
         agg = res.agg.copy() if agg is None else agg + res.agg
         played += res.g1 - res.g0
     todo = [(i, g0, g1) for i, (g0, g1) in enumerate(chunks) if i not in done]
+    cache = None if games_dir else chunk_cache.cache_dir()
 
-    def take(res: ChunkResult):
+    def take(res: ChunkResult, from_cache: bool = False):
         nonlocal totals, agg, played
+        if cache is not None and not from_cache:
+            chunk_cache.store(cache, chunk_cache.chunk_key(scenario, engine, seed, res.g0,
+                                                           res.g1), res)
         totals = merge(totals, res.totals)
         agg = res.agg.copy() if agg is None else agg + res.agg
         played += res.g1 - res.g0
         if on_chunk:
             on_chunk(res, played)
+
+    if cache is not None:  # chunks any earlier run played already (simsym.run.cache)
+        missing = []
+        for i, g0, g1 in todo:
+            hit = chunk_cache.load(cache, chunk_cache.chunk_key(scenario, engine, seed, g0, g1),
+                                   i)
+            if hit is None:
+                missing.append((i, g0, g1))
+            else:
+                take(hit, from_cache=True)
+        todo = missing
 
     args = (scenario, engine, search)
     if executor == "dask":
