@@ -213,4 +213,4 @@ def test_the_shipped_strength_sweep_lists_five_mirror_tables():
     assert kind == "strategies" and sc.name == "strength"
     assert [t.label for t in tables] == ["greedy", "patient(threshold=15)",
                                          "patient(threshold=20)", "specialist(favours=social)",
-                                         "lookahead"]
+                                         "lookahead(iterations=32)"]
