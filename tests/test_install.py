@@ -218,8 +218,7 @@ def test_make_report_runs_the_base_game_as_make_run_does(tmp_path):
     r = _make("report", work, bin_dir)
     assert r.returncode == 0, r.stderr
     calls = [line.split() for line in log.read_text().splitlines()]
-    assert len(calls) == len(list(SCENARIOS.glob("*.yaml")))
-    base = [c for c in calls if c[1] == "scenarios/base.yaml"]
+    base = [c for c in calls if "scenarios/base.yaml" in c]
     assert len(base) == 1
     assert run_args[:2] == ["run", "scenarios/base.yaml"]
     assert sorted(base[0]) == sorted(run_args + ["-q", "--force"])
