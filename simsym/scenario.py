@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simsym import packaged
 from simsym.cards.loader import apply_overrides, load_card_file
 from simsym.cards.model import CardSet
-from simsym import packaged
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.rules import RuleOptions, rules_from_mapping
 from simsym.strategies import BUILT_IN, FAMILIES, StrategyConfig, make_strategy
