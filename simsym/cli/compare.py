@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
+from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
+                               seed_option)
 from simsym.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
-from simsym.scenario import REPO_ROOT
 
 EXIT_FAILED = 3
 
@@ -40,7 +39,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, quiet):
 
     a_sc, a_games, _ = resolve(a)
     b_sc = resolve(b)[0]
-    out = Path(out) if out else REPO_ROOT / "reports" / f"compare-{a_sc.name}-vs-{b_sc.name}"
+    out = out_dir(out, f"compare-{a_sc.name}-vs-{b_sc.name}")
     bar = Progress(2 * (games or a_games), not quiet and sys.stderr.isatty())
     with out_dir_lock(out, "compare"):
         try:

@@ -77,8 +77,8 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import (ablate, bench, best, compare, compare_tree, ladder, log, options,
-                            report, run, sweep, validate)
+    from simsym.cli import (ablate, bench, best, compare, compare_tree, init, ladder, log,
+                            options, report, run, sweep, validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -92,6 +92,7 @@ def _register():
     main.add_command(validate.validate)
     main.add_command(bench.bench)
     main.add_command(options.options)
+    main.add_command(init.init)
 
 
 _register()
