@@ -1,0 +1,49 @@
+"""`simsym serve [SCENARIO]`: the balance workbench in the browser (docs/workbench.md)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from simsym.cli.common import jobs_option
+
+
+@click.command("serve")
+@click.argument("scenario", required=False, metavar="[SCENARIO]")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; anything but 127.0.0.1 opens the workbench to the "
+                   "network.")
+@click.option("--scenarios", "scenarios_dir", type=click.Path(file_okay=False),
+              help="Folder where variants are saved [default: the scenario's folder].")
+@click.option("--reports", "reports_dir", type=click.Path(file_okay=False),
+              help="Folder of run directories whose reports the page opens [default: "
+                   "reports/].")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Another Host header to accept (e.g. the machine's name with --host "
+                   "0.0.0.0); repeatable.")
+@jobs_option
+def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
+    """Edit SCENARIO's cards and rules in the browser and see each variant against it.
+
+    A variant runs against the base on the same deals in a worker process, block by block,
+    until the sequential test decides (or the cap); progress streams to the page. Stop the
+    server with Ctrl-C: the worker stops with it.
+    """
+    import uvicorn
+
+    from simsym.scenario import BASE_SCENARIO
+    from simsym.serve.app import create_app
+
+    app = create_app(scenario or BASE_SCENARIO, scenarios_dir=scenarios_dir,
+                     reports_dir=reports_dir, host=host, port=port, allowed_hosts=allow_hosts,
+                     jobs=jobs or os.cpu_count() or 1)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"simsym workbench on http://{shown}:{port}/ (base {app.state.session.base.path}"
+               f"; saves to {app.state.session.scenarios_dir}); Ctrl-C stops it", err=True)
+    server.run()
