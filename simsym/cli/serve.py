@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from simsym.cli.common import jobs_option
 
 
 @click.command("serve")
@@ -24,7 +21,9 @@ from simsym.cli.common import jobs_option
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
               help="Another Host header to accept (e.g. the machine's name with --host "
                    "0.0.0.0); repeatable.")
-@jobs_option
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes a comparison plays on. 1 is the quickest to a first verdict: "
+                   "a pool costs its start-up at every look (docs/workbench.md).")
 def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
     """Edit SCENARIO's cards and rules in the browser and see each variant against it.
 
@@ -39,7 +38,7 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
 
     app = create_app(scenario or BASE_SCENARIO, scenarios_dir=scenarios_dir,
                      reports_dir=reports_dir, host=host, port=port, allowed_hosts=allow_hosts,
-                     jobs=jobs or os.cpu_count() or 1)
+                     jobs=jobs)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)

@@ -400,11 +400,11 @@ def verdict_text(look: dict | None, finished: bool) -> str:
     m = look["metric"]
     v = look["verdict"]
     if v == "greater":
-        return f"B raises {m} by {d} or more"
+        return f"B raises {m}: the test favours +{d} over no change"
     if v == "less":
-        return f"B lowers {m} by {d} or more"
+        return f"B lowers {m}: the test favours −{d} over no change"
     if v == "no-change":
-        return f"B does not move {m} by {d}"
+        return f"B does not move {m} by {d}: the test favours no change"
     if finished:
         return f"undecided at the cap ({look['games']:,} games each): {m} moved less than " \
                f"the test can tell from {d}"
