@@ -307,3 +307,24 @@ def test_a_crashed_worker_shows_its_error_and_the_server_goes_on(client, app, fo
     assert "the job failed" in html and "Traceback" not in html
     r = client.post("/run", data={**form, "text-2": "2W and 1E, Container"}, headers=HX)
     assert wait_job(app, job_id(r.text)).status == "done"
+
+
+# --- the command ------------------------------------------------------------------------------
+
+def test_serve_refuses_bad_arguments_in_one_line(tmp_path):
+    import socket
+
+    from simsym.cli.main import main
+
+    res = CliRunner().invoke(main, ["serve", str(tmp_path / "nope.yaml")])
+    assert res.exit_code == 2 and "nope.yaml: file not found" in res.output
+    scenario = copy_scenarios(tmp_path)
+    res = CliRunner().invoke(main, ["serve", str(scenario), "--scenarios", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "not a directory" in res.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        res = CliRunner().invoke(main, ["serve", str(scenario), "--port", str(port)])
+    assert res.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in res.output
+    assert "Traceback" not in res.output

@@ -39,10 +39,29 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
     app = create_app(scenario or BASE_SCENARIO, scenarios_dir=scenarios_dir,
                      reports_dir=reports_dir, host=host, port=port, allowed_hosts=allow_hosts,
                      jobs=jobs)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    sock = listen(host, port)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"simsym workbench on http://{shown}:{port}/ (base {app.state.session.base.path}"
                f"; saves to {app.state.session.scenarios_dir}); Ctrl-C stops it", err=True)
-    server.run()
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def listen(host: str, port: int):
+    """The server's socket, bound here so a taken port is one clear line (exit 2)."""
+    import socket
+
+    from simsym.errors import SimsymError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise SimsymError(f"cannot listen on {host}:{port}: {e.strerror or e}; choose another "
+                          "--port (or --host)") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock

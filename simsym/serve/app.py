@@ -82,7 +82,8 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
     reports_dir = Path(reports_dir or REPO_ROOT / "reports").resolve()
     session = Session(base, scenarios_dir, reports_dir, jobs)
     session.entry(V.Variant(V.base_fields(base))).label = "base"
-    hosts = {f"{h}:{port}" for h in (host, "127.0.0.1", "localhost", "[::1]")}
+    shown = f"[{host}]" if ":" in host else host
+    hosts = {f"{h}:{port}" for h in (shown, "127.0.0.1", "localhost", "[::1]")}
     hosts |= set(allowed_hosts)
     origins = {f"http://{h}" for h in hosts}
 
