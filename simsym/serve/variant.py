@@ -24,7 +24,7 @@ import yaml
 
 from simsym.errors import InputError, SimsymError
 from simsym.rules import RuleOptions
-from simsym.scenario import SEATINGS, Scenario, load_scenario
+from simsym.scenario import Scenario, load_scenario
 
 VARIANT_FILE = "variant.yaml"  # how an unsaved variant's file is named in messages
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -251,6 +251,3 @@ def saved_text(base: Scenario, variant: Variant, folder: Path, name: str) -> str
     rel = os.path.relpath(Path(base.path).resolve(), folder.resolve())
     header = f"# A variant of {Path(base.path).name}, saved by `simsym serve`.\n"
     return header + to_yaml(to_mapping(base, variant, rel, name))
-
-
-ALLOWED_SEATINGS = SEATINGS
