@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/base.yaml
 # (tests/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
 BASE_FLAGS := --verify-compensation
 
-.PHONY: run test test-quick bench report lint format docs golden clean setup
+.PHONY: run test test-quick bench report lint format docs golden clean setup screenshots serve
 
 setup: $(STAMP)
 
@@ -30,6 +30,13 @@ test-quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/simsym bench --million
+
+serve: $(STAMP)
+	$(BIN)/simsym serve $(SCENARIO)
+
+# The workbench screenshots of docs/workbench.md, taken by its browser test.
+screenshots: $(STAMP)
+	SIMSYM_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/test_workbench_e2e.py -k browser
 
 docs: $(STAMP)
 	$(BIN)/simsym options --markdown > docs/rule-options.md

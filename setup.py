@@ -15,5 +15,6 @@ DATA = ["simsym.data", *(f"simsym.data.{p}" for p in find_namespace_packages(
 setup(
     packages=[*find_packages(include=["simsym", "simsym.*"]), *DATA],
     package_dir={"simsym.data": "scenarios"},
-    package_data={p: ["*.yaml", "*.py"] for p in DATA},
+    package_data={**{p: ["*.yaml", "*.py"] for p in DATA},
+                  "simsym.serve": ["templates/*.html", "static/*"]},
 )

@@ -78,7 +78,7 @@ def main(ctx, debug):
 
 def _register():
     from simsym.cli import (ablate, bench, best, compare, compare_tree, init, ladder, log,
-                            options, report, run, sweep, validate)
+                            options, report, run, serve, sweep, validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -90,6 +90,7 @@ def _register():
     main.add_command(ablate.ablate)
     main.add_command(ladder.ladder)
     main.add_command(validate.validate)
+    main.add_command(serve.serve)
     main.add_command(bench.bench)
     main.add_command(options.options)
     main.add_command(init.init)
