@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 
-
 @click.command("serve")
 @click.argument("scenario", required=False, metavar="[SCENARIO]")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
@@ -31,12 +30,33 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
     until the sequential test decides (or the cap); progress streams to the page. Stop the
     server with Ctrl-C: the worker stops with it.
     """
+    import os
+    import tempfile
+
+    from simsym.run.cache import ENV
+    from simsym.scenario import BASE_SCENARIO
+
+    # Every variant is compared with the same base on the same deals: with a chunk cache
+    # (simsym/run/cache.py) the base's blocks are played once, not once per variant. The
+    # user's SIMSYM_CACHE if set, else a folder that lives as long as the server.
+    own_cache = None if os.environ.get(ENV, "").strip() else tempfile.TemporaryDirectory(
+        prefix="simsym-serve-cache-")
+    if own_cache is not None:
+        os.environ[ENV] = own_cache.name
+    try:
+        _serve(scenario or BASE_SCENARIO, port, host, scenarios_dir, reports_dir, allow_hosts,
+               jobs)
+    finally:
+        if own_cache is not None:
+            own_cache.cleanup()
+
+
+def _serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
     import uvicorn
 
-    from simsym.scenario import BASE_SCENARIO
     from simsym.serve.app import create_app
 
-    app = create_app(scenario or BASE_SCENARIO, scenarios_dir=scenarios_dir,
+    app = create_app(scenario, scenarios_dir=scenarios_dir,
                      reports_dir=reports_dir, host=host, port=port, allowed_hosts=allow_hosts,
                      jobs=jobs)
     sock = listen(host, port)
