@@ -328,3 +328,21 @@ def test_serve_refuses_bad_arguments_in_one_line(tmp_path):
         res = CliRunner().invoke(main, ["serve", str(scenario), "--port", str(port)])
     assert res.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in res.output
     assert "Traceback" not in res.output
+
+
+def test_the_server_keeps_a_chunk_cache_for_its_life(monkeypatch, tmp_path):
+    """The base's blocks are played once per server: `simsym serve` runs with a chunk cache,
+    the user's SIMSYM_CACHE if set, else its own temporary folder, removed when it stops."""
+    from simsym.cli import serve as serve_cli
+    from simsym.run.cache import ENV
+
+    seen = []
+    monkeypatch.setattr(serve_cli, "_serve", lambda *a: seen.append(os.environ.get(ENV)))
+    monkeypatch.delenv(ENV, raising=False)
+    assert CliRunner().invoke(serve_cli.serve, []).exit_code == 0
+    own = Path(seen[-1])
+    assert own.name.startswith("simsym-serve-cache-") and not own.exists()
+    assert ENV not in os.environ
+    monkeypatch.setenv(ENV, str(tmp_path))
+    assert CliRunner().invoke(serve_cli.serve, []).exit_code == 0
+    assert seen[-1] == str(tmp_path) and tmp_path.exists()

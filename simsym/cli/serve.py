@@ -48,6 +48,7 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
                jobs)
     finally:
         if own_cache is not None:
+            os.environ.pop(ENV, None)
             own_cache.cleanup()
 
 
