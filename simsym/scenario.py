@@ -25,7 +25,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 BASE_SCENARIO = REPO_ROOT / "scenarios" / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "seating", "games", "seed", "sweep", "ladder")
+            "seating", "games", "seed", "sweep", "ladder", "tune")
 CARD_KEYS = ("file", "overrides", "add", "remove")
 LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32
