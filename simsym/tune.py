@@ -106,6 +106,10 @@ def measure(sc, spec: TuneSpec, totals, agg, changes) -> tuple[float, dict]:
             rate = 100 * float(c["play_rate"][sc.cards.index(n)])
             parts[f"play_rate_pct:{n}"] = rate
             value += max(0.0, 100 * least - (0.0 if math.isnan(rate) else rate)) ** 2
+    # how far from the centre of the bands: breaks ties between candidates that all meet
+    # their targets (the objective is flat inside a band)
+    parts["off_centre"] = (spread ** 2 if spec.seat_spread is not None else 0.0) + sum(
+        v ** 2 for key, v in parts.items() if key.startswith("iwd_dev_pp:"))
     k = n_changes(changes)
     parts["changes"] = k
     value += spec.change_penalty * k
@@ -138,7 +142,7 @@ def describe(changes: dict) -> str:
 
 def spec_hash(sc, spec: TuneSpec) -> str:
     raw = json.dumps(sc.raw.get("tune"), sort_keys=True, default=str)
-    return hashlib.sha256((raw + sc.path).encode()).hexdigest()[:16]
+    return hashlib.sha256((raw + sc.name).encode()).hexdigest()[:16]
 
 
 def open_study(out: Path, sc, spec, resume: bool):
@@ -194,6 +198,16 @@ def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo) -> list[dict]:
             study.enqueue_trial({kn.name: kn.encode(start[kn.name]) for kn in knobs})
         trial = study.ask()
         values = {kn.name: kn.suggest(trial) for kn in knobs}
+        same = _played_before(study, trial)
+        if same is not None:  # TPE proposes a point again: its games would be the same games
+            for key, v in same.user_attrs.items():
+                trial.set_user_attr(key, v)
+            trial.set_user_attr("games", 0)
+            trial.set_user_attr("repeat_of", _index(study, same) + 1)
+            study.tell(trial, same.value)
+            echo(f"trial {k + 1}/{spec.trials}: trial {_index(study, same) + 1} again "
+                 "(not replayed: the same candidate on the same deals)")
+            continue
 
         def on_block(i, res, trial=trial, values=values):
             tsc, changes = apply(sc, spec, values)
@@ -218,6 +232,16 @@ def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo) -> list[dict]:
     return trial_rows(study, knobs)
 
 
+def _played_before(study, trial):
+    """A complete trial with the same knob values as ``trial``, if any."""
+    from optuna.trial import TrialState
+
+    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
+        if t.params == trial.params and t.number != trial.number:
+            return t
+    return None
+
+
 def _index(study, trial) -> int:
     return [t.number for t in finished_trials(study)].index(trial.number)
 
@@ -228,7 +252,8 @@ def trial_rows(study, knobs) -> list[dict]:
         parts = t.user_attrs["parts"]
         row = {"trial": i + 1, "state": t.state.name.lower(),
                "objective": t.value if t.value is not None else float("nan"),
-               "games": t.user_attrs["games"], "change": describe(t.user_attrs["changes"])}
+               "games": t.user_attrs["games"], "change": describe(t.user_attrs["changes"]),
+               "repeat_of": t.user_attrs.get("repeat_of", "")}
         for kn in knobs:
             v = t.params.get(kn.name)
             row[kn.name] = kn.choices[v] if kn.choices is not None and v is not None else v
@@ -306,7 +331,7 @@ def candidates(rows: list[dict], start_vals, sc, spec) -> list[Candidate]:
     """Complete trials, best first, one per distinct change."""
     out, seen = [], set()
     for r in sorted((r for r in rows if r["state"] == "complete"),
-                    key=lambda r: (r["objective"], r["trial"])):
+                    key=lambda r: (r["objective"], r["off_centre"], r["trial"])):
         key = describe(r["_changes"])
         if key not in seen:
             seen.add(key)
@@ -334,7 +359,8 @@ def finals(sc, spec: TuneSpec, rows, jobs: int, echo):
         out.append({"candidate": c.label, "change": describe(changes),
                     "tuning_objective": c.value, "holdout_objective": value, **parts,
                     "_c": c})
-    winner = min(out, key=lambda r: (r["holdout_objective"], r["change"] != "no change"))
+    winner = min(out, key=lambda r: (r["holdout_objective"], r["off_centre"],
+                                     r["change"] != "no change"))
     return out, winner["_c"], start_c
 
 

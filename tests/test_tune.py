@@ -125,8 +125,10 @@ def test_rule_and_compensation_knobs(tmp_path):
 
 
 def _finished(db: Path) -> int:
+    if not db.exists():
+        return 0
     try:
-        with sqlite3.connect(db) as con:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
             return con.execute("select count(*) from trials where state in "
                                "('COMPLETE', 'PRUNED')").fetchone()[0]
     except sqlite3.Error:
@@ -143,11 +145,11 @@ def test_resume_after_a_kill_gives_the_uninterrupted_trials(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "simsym.cli.main", "tune", str(p), "--out",
                              str(cut), "--jobs", "1", "-q"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=(tmp_path / "err").open("w"))
     deadline = time.time() + 600
     while _finished(cut / "tune.db") < 2 and proc.poll() is None and time.time() < deadline:
         time.sleep(0.05)
-    assert proc.poll() is None, "the tune ended before it could be killed"
+    assert proc.poll() is None, (tmp_path / "err").read_text()
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (cut / "trials.csv").exists()
@@ -272,3 +274,13 @@ def test_until_decided_options_are_checked(tmp_path):
     r = run_cli("compare", SC / "base.yaml", SC / "base.yaml", "--max-games", 100,
                 "--out", tmp_path)
     assert r.exit_code == 2 and "--until-decided" in r.output
+
+
+def test_validate_checks_the_tune_block(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text(f"extends: {SC / 'base.yaml'}\ntune: {{vary: {{seat_compensation: [0, 99]}}, "
+                 "targets: {seat_spread: 2pp}}\n")
+    r = run_cli("validate", p, SC / "tune-cards.yaml", SC / "tune-seats.yaml")
+    assert r.exit_code == 2
+    assert f"{p}:2: tune.vary.seat_compensation" in r.output
+    assert "tune-cards.yaml: ok" in r.output and "tune-seats.yaml: ok" in r.output
