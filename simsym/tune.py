@@ -39,6 +39,7 @@ from simsym.sequential import batched, block_size
 from simsym.tune_spec import TuneSpec, apply, n_changes, start_values
 
 HOLDOUT_SEED_OFFSET = 1
+STARTUP_TRIALS = 6  # random trials before TPE models the objective (optuna's default: 10)
 CONFIRM_SEED_OFFSET = 2
 
 
@@ -141,7 +142,12 @@ def describe(changes: dict) -> str:
 # --- the optuna search ----------------------------------------------------------------------
 
 def spec_hash(sc, spec: TuneSpec) -> str:
-    raw = json.dumps(sc.raw.get("tune"), sort_keys=True, default=str)
+    """What makes two tunes the same study: the tune block and the name, but not the number
+    of trials (raise it and --resume to extend a finished tune)."""
+    block = dict(sc.raw.get("tune") or {})
+    block["budget"] = {k: v for k, v in dict(block.get("budget") or {}).items()
+                       if k != "trials"}
+    raw = json.dumps(block, sort_keys=True, default=str)
     return hashlib.sha256((raw + sc.name).encode()).hexdigest()[:16]
 
 
@@ -192,7 +198,7 @@ def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo) -> list[dict]:
     while len(finished_trials(study)) < spec.trials:
         k = len(finished_trials(study))
         study.sampler = optuna.samplers.TPESampler(seed=(spec.seed + k) % 2**32,
-                                                   n_startup_trials=max(2, spec.trials // 4))
+                                                   n_startup_trials=STARTUP_TRIALS)
         if k == 0 and start is not None and not study.get_trials(
                 deepcopy=False, states=(TrialState.WAITING,)):
             study.enqueue_trial({kn.name: kn.encode(start[kn.name]) for kn in knobs})
