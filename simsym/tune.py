@@ -283,9 +283,10 @@ def first_guess(sc, totals, lo, hi) -> list[int]:
 
 def search_compensation(sc, spec: TuneSpec, jobs: int, echo) -> list[dict]:
     """Hill climb over the compensation of seats 1..P-1 (seat 0 keeps 0) on the tuning deals:
-    from the first guess, move to the best neighbour (one seat one point up or down) while
-    it lowers (objective, seat spread); at most ``spec.trials`` vectors are played. The rows
-    of trials.csv, one per vector played."""
+    from the first guess, step to the first neighbour (one seat one point up or down; the
+    weakest seat's step up and the strongest seat's step down are tried first) that lowers
+    (objective, seat spread), until the targets are met or no neighbour is better; at most
+    ``spec.trials`` vectors are played. The rows of trials.csv, one per vector played."""
     lo, hi = spec.compensation
     P = sc.players
     name = [f"seat_compensation[{i}]" for i in range(1, P)]
@@ -298,8 +299,10 @@ def search_compensation(sc, spec: TuneSpec, jobs: int, echo) -> list[dict]:
             values = dict(zip(name, vec))
             value, parts, changes, blocks = evaluate(sc, spec, values, spec.seed, spec.games,
                                                      jobs)
-            key = (value, parts["seat_spread_pp"], sum(vec))
-            seen[vec] = (key, pooled(blocks)[0])
+            miss = value - spec.change_penalty * parts["changes"]
+            totals = pooled(blocks)[0]
+            seen[vec] = ((value, parts["seat_spread_pp"], sum(vec)), miss,
+                         seat_metrics(totals, P)["win_rate"], totals)
             rows.append({"trial": len(rows) + 1, "state": "complete", "objective": value,
                          "games": len(blocks) * spec.block, "change": describe(changes),
                          **values, **parts, "_values": values, "_changes": changes})
@@ -312,22 +315,23 @@ def search_compensation(sc, spec: TuneSpec, jobs: int, echo) -> list[dict]:
     start = start_values(sc, spec)
     current = tuple(start[n] for n in name) if start else (lo,) * (P - 1)
     play(current)
-    guess = tuple(first_guess(sc, seen[current][1], lo, hi))
+    guess = tuple(first_guess(sc, seen[current][3], lo, hi))
     if play(guess) < play(current):
         current = guess
-    while len(rows) < spec.trials:
-        around = []
-        for i in range(P - 1):
-            for step in (-1, 1):
-                v = list(current)
-                v[i] += step
-                if lo <= v[i] <= hi:
-                    around.append(tuple(v))
-        around = [v for v in around if v in seen or len(rows) < spec.trials]
-        best = min(around, key=play) if around else current
-        if play(best) >= play(current):
+    while len(rows) < spec.trials and seen[current][1] > 0:
+        wr = seen[current][2]
+        steps = sorted(((i, step) for i in range(P - 1) for step in (-1, 1)),
+                       key=lambda x: x[1] * (wr[x[0] + 1] - 1 / P))  # weak up, strong down first
+        for i, step in steps:
+            v = list(current)
+            v[i] += step
+            if not lo <= v[i] <= hi or (tuple(v) not in seen and len(rows) >= spec.trials):
+                continue
+            if play(v) < play(current):
+                current = tuple(v)
+                break
+        else:
             break
-        current = best
     return rows
 
 
