@@ -54,7 +54,7 @@ golden: $(STAMP)
 
 # Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
 # (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`
-# reports/<name>-ladder/; Python-class strategies run
+# reports/<name>-ladder/, with a `tune:` reports/<name>-tune/; Python-class strategies run
 # in the reference engine with the compiled search).
 # Played chunks are cached in .cache/chunks (simsym/run/cache.py): base-lookahead runs in
 # blocks of 500 games, the strength sweep's, so the sweep's lookahead table reuses its games.
@@ -69,6 +69,8 @@ report: $(STAMP)
 	    $(BIN)/simsym sweep $$f -q; \
 	  elif grep -q "^ladder:" $$f; then \
 	    $(BIN)/simsym ladder $$f -q; \
+	  elif grep -q "^tune:" $$f; then \
+	    $(BIN)/simsym tune $$f -q --force; \
 	  else \
 	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo $(BASE_FLAGS) ) \
 	      $$( [ $$name = base-lookahead ] && echo --chunk-size 500 ); \

@@ -39,6 +39,9 @@ class Comparison:
     seats: pd.DataFrame
     gap: pd.DataFrame
     cards: pd.DataFrame
+    batches: int = 40
+    # `compare --until-decided`: the sequential test's verdict lines, shown first
+    sequential: list[str] | None = None
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -124,7 +127,8 @@ def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
         f.insert(0, "metric", name)
         cards.append(f)
     return Comparison(A_sc.name, B_sc.name, games, seed, pd.concat(seats, ignore_index=True),
-                      gap, pd.concat(cards, ignore_index=True))
+                      gap, pd.concat(cards, ignore_index=True),
+                      batches=min(len(A.batch_totals), len(B.batch_totals)))
 
 
 def _pct(x):
@@ -163,11 +167,13 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     save(seat_figure(c), out / "compare-seats.png")
     save(card_figure(c), out / "compare-cards.png")
 
-    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "",
-             f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
-             f"0..{c.games - 1}); intervals are paired 95% intervals from 40 batches of games; "
-             "per-card changes are beyond noise only after Holm's correction for testing "
-             "every card.", "", "## Verdict", "", *verdict(c, fails)]
+    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", ""]
+    if c.sequential:
+        lines += ["## Sequential test", "", *c.sequential, ""]
+    lines += [f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
+             f"0..{c.games - 1}); intervals are paired 95% intervals from {c.batches} "
+             "batches of games; per-card changes are beyond noise only after Holm's "
+             "correction for testing every card.", "", "## Verdict", "", *verdict(c, fails)]
     lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | p |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for _, r in c.seats.iterrows():

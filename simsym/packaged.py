@@ -60,3 +60,15 @@ def scenario_file(spec: str, file: str | None = None, line: int | None = None,
 def card_file() -> Path:
     """The packaged deck (what ``simsym init`` copies)."""
     return data_dir() / CARD_FILE
+
+
+def installed_name(path) -> str | None:
+    """``simsym:NAME`` when ``path`` is a scenario of an installed simsym's package data (not
+    a checkout's ``scenarios/``, which is the user's own folder): a place to read, never to
+    write or to point at by a relative path."""
+    folder = data_dir()
+    if folder == CHECKOUT_SCENARIOS:
+        return None
+    p = Path(path).resolve()
+    return PREFIX + p.stem if p.parent == Path(folder).resolve() else None
+

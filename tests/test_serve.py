@@ -346,3 +346,27 @@ def test_the_server_keeps_a_chunk_cache_for_its_life(monkeypatch, tmp_path):
     monkeypatch.setenv(ENV, str(tmp_path))
     assert CliRunner().invoke(serve_cli.serve, []).exit_code == 0
     assert seen[-1] == str(tmp_path) and tmp_path.exists()
+
+
+def test_an_installed_base_saves_beside_the_user(tmp_path, monkeypatch):
+    """With simsym installed (its scenarios in the package, not a checkout), `simsym serve`
+    saves variants in ./scenarios/ of the current directory, extending `simsym:base`, never
+    into the package."""
+    from simsym import packaged
+    from simsym.serve.variant import Variant, saved_text
+
+    installed = tmp_path / "site-packages" / "simsym" / "data"
+    installed.mkdir(parents=True)
+    copy_scenarios(installed)
+    monkeypatch.setattr(packaged, "data_dir", lambda: installed)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    app = create_app(installed / "base.yaml", port=8765, jobs=1)
+    session = app.state.session
+    assert session.scenarios_dir == work / "scenarios" and session.scenarios_dir.is_dir()
+    assert packaged.installed_name(installed / "base.yaml") == "simsym:base"
+    text = saved_text(session.base, Variant(base_fields(session.base)), session.scenarios_dir,
+                      "mine")
+    assert "extends: simsym:base" in text
+    assert packaged.installed_name(REPO_ROOT / "scenarios" / "base.yaml") is None

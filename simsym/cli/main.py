@@ -78,7 +78,7 @@ def main(ctx, debug):
 
 def _register():
     from simsym.cli import (ablate, bench, best, compare, compare_tree, init, ladder, log,
-                            options, report, run, serve, sweep, validate)
+                            options, report, run, serve, sweep, tune, validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -87,6 +87,7 @@ def _register():
     main.add_command(compare.compare_cmd)
     main.add_command(compare_tree.compare_tree_cmd)
     main.add_command(sweep.sweep)
+    main.add_command(tune.tune)
     main.add_command(ablate.ablate)
     main.add_command(ladder.ladder)
     main.add_command(validate.validate)

@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from simsym import packaged
 from simsym.errors import InputError, SimsymError
 from simsym.rules import RuleOptions
 from simsym.scenario import SEATINGS, PLAYERS, Scenario, load_scenario
@@ -74,12 +75,16 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
     """The app for ``scenario_path``. ``allowed_hosts``: extra Host header values accepted
     besides host:port, localhost:port and 127.0.0.1:port."""
     base = load_scenario(scenario_path)
-    scenarios_dir = Path(scenarios_dir or Path(scenario_path).resolve().parent).resolve()
+    if scenarios_dir is None:  # the base's folder, unless that is simsym's installed package
+        scenarios_dir = Path(scenario_path).resolve().parent
+        if packaged.installed_name(base.path):
+            scenarios_dir = Path("scenarios")
+            scenarios_dir.mkdir(exist_ok=True)
+    scenarios_dir = Path(scenarios_dir).resolve()
     if not scenarios_dir.is_dir():
         raise SimsymError(f"--scenarios {scenarios_dir}: not a directory")
-    from simsym.scenario import REPO_ROOT
 
-    reports_dir = Path(reports_dir or REPO_ROOT / "reports").resolve()
+    reports_dir = Path(reports_dir or "reports").resolve()
     session = Session(base, scenarios_dir, reports_dir, jobs)
     session.entry(V.Variant(V.base_fields(base))).label = "base"
     shown = f"[{host}]" if ":" in host else host

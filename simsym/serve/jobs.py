@@ -133,7 +133,7 @@ def _one_line(e: SimsymError) -> str:
 
 def _run(job_id: int, spec: JobSpec, outbox):
     from simsym.compare import comparison_of
-    from simsym.sequential import SPRT, parse_metric, run_until_decided
+    from simsym.sequential import SPRT, batched, parse_metric, run_until_decided
 
     metric = parse_metric(spec.metric, spec.a, spec.b)
     test = SPRT(spec.delta)
@@ -156,22 +156,6 @@ def _run(job_id: int, spec: JobSpec, outbox):
         trace.append((look.games, d.mean, d.lo, d.hi))
         outbox.put(("look", job_id, summarise(c, look, metric.spec, spec.delta)))
     outbox.put(("done", job_id, plots(c, trace, metric.spec, spec.delta)))
-
-
-def batched(scenario, blocks, seed):
-    """A sequential test's blocks as a paired.BatchedRun (one batch per block)."""
-    import numpy as np
-
-    from simsym.paired import BatchedRun
-    from simsym.run.aggregate import merge
-
-    totals = None
-    for r in blocks:
-        totals = merge(totals, r.totals)
-    agg = np.sum([r.agg for r in blocks], axis=0)
-    games = sum(r.g1 - r.g0 for r in blocks)
-    return BatchedRun(scenario, games, seed, totals, agg, [r.totals for r in blocks],
-                      [r.agg for r in blocks])
 
 
 def _row(r, *cols):

@@ -247,7 +247,12 @@ def save_path(folder: Path, name: str) -> Path:
 
 
 def saved_text(base: Scenario, variant: Variant, folder: Path, name: str) -> str:
-    """The YAML saved as ``folder/NAME.yaml``: ``extends`` the base by a relative path."""
+    """The YAML saved as ``folder/NAME.yaml``: ``extends`` the base by a relative path, or by
+    its packaged name (``simsym:base``) when the base is a scenario installed with simsym."""
+    from simsym import packaged
+
     rel = os.path.relpath(Path(base.path).resolve(), folder.resolve())
+    if packaged.installed_name(base.path):
+        rel = packaged.installed_name(base.path)
     header = f"# A variant of {Path(base.path).name}, saved by `simsym serve`.\n"
     return header + to_yaml(to_mapping(base, variant, rel, name))
