@@ -4,8 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/base.yaml
+# The flags reports/base/ was made with, used by `make run` and `make report` alike, so that
+# either regenerates the committed report unchanged but for run.json's timings
+# (tests/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
+BASE_FLAGS := --verify-compensation
 
-.PHONY: run test test-quick bench report lint format docs golden clean setup
+.PHONY: run test test-quick bench report lint format docs golden clean setup screenshots serve
 
 setup: $(STAMP)
 
@@ -16,7 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/simsym run $(SCENARIO)
+	$(BIN)/simsym run $(SCENARIO) $(BASE_FLAGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
@@ -26,6 +30,13 @@ test-quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/simsym bench --million
+
+serve: $(STAMP)
+	$(BIN)/simsym serve $(SCENARIO)
+
+# The workbench screenshots of docs/workbench.md, taken by its browser test.
+screenshots: $(STAMP)
+	SIMSYM_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/test_workbench_e2e.py -k browser
 
 docs: $(STAMP)
 	$(BIN)/simsym options --markdown > docs/rule-options.md
@@ -43,7 +54,7 @@ golden: $(STAMP)
 
 # Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
 # (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`
-# reports/<name>-ladder/; Python-class strategies run
+# reports/<name>-ladder/, with a `tune:` reports/<name>-tune/; Python-class strategies run
 # in the reference engine with the compiled search).
 # Played chunks are cached in .cache/chunks (simsym/run/cache.py): base-lookahead runs in
 # blocks of 500 games, the strength sweep's, so the sweep's lookahead table reuses its games.
@@ -58,8 +69,10 @@ report: $(STAMP)
 	    $(BIN)/simsym sweep $$f -q; \
 	  elif grep -q "^ladder:" $$f; then \
 	    $(BIN)/simsym ladder $$f -q; \
+	  elif grep -q "^tune:" $$f; then \
+	    $(BIN)/simsym tune $$f -q --force; \
 	  else \
-	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo --verify-compensation ) \
+	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo $(BASE_FLAGS) ) \
 	      $$( [ $$name = base-lookahead ] && echo --chunk-size 500 ); \
 	  fi; \
 	done

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from simsym.errors import SimsymError
-from simsym.paired import card_metric, diff_frame, paired, run_batched, seat_metric
+from simsym.paired import (BatchedRun, card_metric, diff_frame, paired, run_batched,
+                           seat_metric)
 from simsym.run.output import atomic_write_text
 from simsym.scenario import load_scenario
 
@@ -38,6 +39,9 @@ class Comparison:
     seats: pd.DataFrame
     gap: pd.DataFrame
     cards: pd.DataFrame
+    batches: int = 40
+    # `compare --until-decided`: the sequential test's verdict lines, shown first
+    sequential: list[str] | None = None
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -98,6 +102,13 @@ def compare(a_path: str, b_path: str, games=None, seed=None, jobs=1, progress=No
                     on_progress=progress and (lambda done: progress(done)))
     B = run_batched(B_sc, games, seed, jobs,
                     on_progress=progress and (lambda done: progress(games + done)))
+    return comparison_of(A, B)
+
+
+def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
+    """Seat, seat-gap and card differences B - A of two paired batched runs, with intervals
+    (also used by `simsym serve` on the blocks a sequential test played)."""
+    A_sc, B_sc, games, seed = A.scenario, B.scenario, A.games, A.seed
     P = A_sc.players
     seats = []
     for name in ("win_rate", "mean_score"):
@@ -116,7 +127,8 @@ def compare(a_path: str, b_path: str, games=None, seed=None, jobs=1, progress=No
         f.insert(0, "metric", name)
         cards.append(f)
     return Comparison(A_sc.name, B_sc.name, games, seed, pd.concat(seats, ignore_index=True),
-                      gap, pd.concat(cards, ignore_index=True))
+                      gap, pd.concat(cards, ignore_index=True),
+                      batches=min(len(A.batch_totals), len(B.batch_totals)))
 
 
 def _pct(x):
@@ -147,44 +159,21 @@ def verdict(c: Comparison, fails: list[str]) -> list[str]:
 
 
 def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
-    import matplotlib.pyplot as plt
-
     from simsym.report.plots import save
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "compare_seats.csv", c.seats.to_csv(index=False))
     atomic_write_text(out / "compare_cards.csv", c.cards.to_csv(index=False))
-    wr = c.seats[c.seats["metric"] == "win_rate"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = np.arange(len(wr))
-    ax.bar(x - 0.2, wr["A"], 0.4, label=f"A: {c.a_name}")
-    ax.bar(x + 0.2, wr["B"], 0.4, label=f"B: {c.b_name}")
-    ax.axhline(1 / len(wr), color="k", ls="--", lw=1, label="fair share")
-    ax.set_xticks(x, wr["name"])
-    ax.set_ylabel("win share")
-    ax.set_title(f"Win share per seat, A vs B ({c.games:,} paired games)")
-    ax.legend()
-    fig.tight_layout()
-    save(fig, out / "compare-seats.png")
-    g = c.cards[c.cards["metric"] == "gih_wr"].sort_values("diff")
-    fig, ax = plt.subplots(figsize=(7, max(4, 0.16 * len(g))))
-    y = np.arange(len(g))
-    colors = np.where(g["beyond_noise"], "tab:red", "tab:gray")
-    ax.errorbar(100 * g["diff"], y, xerr=[100 * (g["diff"] - g["lo"]), 100 * (g["hi"] -
-                g["diff"])], fmt="none", ecolor="lightgray")
-    ax.scatter(100 * g["diff"], y, c=colors, s=12, zorder=3)
-    ax.axvline(0, color="k", lw=1)
-    ax.set_yticks(y, g["name"], fontsize=6)
-    ax.set_xlabel("change of GIH win rate, B - A (percentage points, 95% paired CI)")
-    ax.set_title("Card strength change (red: beyond noise after Holm's correction)")
-    fig.tight_layout()
-    save(fig, out / "compare-cards.png")
+    save(seat_figure(c), out / "compare-seats.png")
+    save(card_figure(c), out / "compare-cards.png")
 
-    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "",
-             f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
-             f"0..{c.games - 1}); intervals are paired 95% intervals from 40 batches of games; "
-             "per-card changes are beyond noise only after Holm's correction for testing "
-             "every card.", "", "## Verdict", "", *verdict(c, fails)]
+    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", ""]
+    if c.sequential:
+        lines += ["## Sequential test", "", *c.sequential, ""]
+    lines += [f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
+             f"0..{c.games - 1}); intervals are paired 95% intervals from {c.batches} "
+             "batches of games; per-card changes are beyond noise only after Holm's "
+             "correction for testing every card.", "", "## Verdict", "", *verdict(c, fails)]
     lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | p |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for _, r in c.seats.iterrows():
@@ -212,6 +201,43 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     path = out / "compare.md"
     atomic_write_text(path, "\n".join(lines))
     return path
+
+
+def seat_figure(c: Comparison):
+    """Win share per seat, A beside B, with the fair share."""
+    import matplotlib.pyplot as plt
+
+    wr = c.seats[c.seats["metric"] == "win_rate"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(wr))
+    ax.bar(x - 0.2, wr["A"], 0.4, label=f"A: {c.a_name}")
+    ax.bar(x + 0.2, wr["B"], 0.4, label=f"B: {c.b_name}")
+    ax.axhline(1 / len(wr), color="k", ls="--", lw=1, label="fair share")
+    ax.set_xticks(x, wr["name"])
+    ax.set_ylabel("win share")
+    ax.set_title(f"Win share per seat, A vs B ({c.games:,} paired games)")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def card_figure(c: Comparison):
+    """Each card's GIH win-rate change with its paired interval (red: beyond noise)."""
+    import matplotlib.pyplot as plt
+
+    g = c.cards[c.cards["metric"] == "gih_wr"].sort_values("diff")
+    fig, ax = plt.subplots(figsize=(7, max(4, 0.16 * len(g))))
+    y = np.arange(len(g))
+    colors = np.where(g["beyond_noise"], "tab:red", "tab:gray")
+    ax.errorbar(100 * g["diff"], y, xerr=[100 * (g["diff"] - g["lo"]), 100 * (g["hi"] -
+                g["diff"])], fmt="none", ecolor="lightgray")
+    ax.scatter(100 * g["diff"], y, c=colors, s=12, zorder=3)
+    ax.axvline(0, color="k", lw=1)
+    ax.set_yticks(y, g["name"], fontsize=6)
+    ax.set_xlabel("change of GIH win rate, B - A (percentage points, 95% paired CI)")
+    ax.set_title("Card strength change (red: beyond noise after Holm's correction)")
+    fig.tight_layout()
+    return fig
 
 
 def check_fail_on(c: Comparison, rules) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from simsym.compare import check_fail_on, compare, verdict, write_report
 from simsym.errors import SimsymError
-from simsym.run.job import fingerprint
+from simsym.run.worker import fingerprint
 from simsym.run.output import atomic_write_text
 from simsym.scenario import load_scenario
 from simsym.strategies import BUILT_IN

@@ -1,7 +1,8 @@
 """Scenarios: a YAML file naming the cards, the rule options, the table and the run.
 
 ``extends: other.yaml`` loads that file first; mappings are merged key by key, anything else
-is replaced, so a variant restates only what it changes.
+is replaced, so a variant restates only what it changes. ``extends: simsym:base`` (or any
+``simsym:NAME``, :mod:`simsym.packaged`) loads a scenario that ships with simsym instead.
 
 Loading validates the whole file (and the files it extends) before anything runs: every
 problem found is reported at once (:class:`simsym.errors.InputErrors`), each naming its file,
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simsym import packaged
 from simsym.cards.loader import apply_overrides, load_card_file
 from simsym.cards.model import CardSet
 from simsym.errors import InputError, Problems, did_you_mean, show
@@ -21,11 +23,11 @@ from simsym.rules import RuleOptions, rules_from_mapping
 from simsym.strategies import BUILT_IN, FAMILIES, StrategyConfig, make_strategy
 from simsym.yamlio import LineDict, line_of, line_of_item, load_yaml_file
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-BASE_SCENARIO = REPO_ROOT / "scenarios" / "base.yaml"
+REPO_ROOT = packaged.CHECKOUT_SCENARIOS.parent  # a checkout's root; site-packages if installed
+BASE_SCENARIO = packaged.data_dir() / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "seating", "games", "seed", "sweep", "ladder")
+            "seating", "games", "seed", "sweep", "ladder", "tune")
 CARD_KEYS = ("file", "overrides", "add", "remove")
 LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32
@@ -130,8 +132,14 @@ def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems) -> dict:
         parent = data["extends"]
         eline = line_of(data, "extends")
         if not isinstance(parent, str) or not parent.strip():
-            problems.fatal(InputError(f"expected the path of another scenario file, found "
-                                      f"{show(parent)}", file, eline, "extends"))
+            problems.fatal(InputError(f"expected the path of another scenario file or "
+                                      f"simsym:NAME, found {show(parent)}", file, eline,
+                                      "extends"))
+        if packaged.is_packaged(parent):
+            try:
+                parent = str(packaged.scenario_file(parent, file, eline, "extends"))
+            except InputError as e:
+                problems.fatal(e)
         try:
             ppath = (path.parent / parent).resolve()
             me = path.resolve()
@@ -146,8 +154,8 @@ def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems) -> dict:
         if not exists:
             what = "is a directory" if ppath.is_dir() else "not found"
             problems.fatal(InputError(f"{parent!r} {what} (looked for {ppath}); allowed: the "
-                                      "path of a scenario file, relative to this one", file,
-                                      eline, "extends"))
+                                      "path of a scenario file, relative to this one, or "
+                                      "simsym:NAME", file, eline, "extends"))
         if len(chain) + 1 > MAX_EXTENDS_DEPTH:
             problems.fatal(InputError(f"'extends' nests deeper than {MAX_EXTENDS_DEPTH} files "
                                       f"(from {chain[0].name if chain else path.name}); "
@@ -182,9 +190,11 @@ def _int(data, key, lo, hi, default, file, problems):
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Load and validate a scenario file. Every problem found is raised at once, as an
-    InputError (one problem) or InputErrors (several), each naming file, line and key."""
-    path = Path(path)
+    """Load and validate a scenario file (or a packaged ``simsym:NAME``). Every problem found is
+    raised at once, as an InputError (one problem) or InputErrors (several), each naming file,
+    line and key."""
+    given = str(path)  # a packaged scenario keeps its portable name (run.json, reports)
+    path = packaged.scenario_file(given) if packaged.is_packaged(given) else Path(path)
     problems = Problems()
     data = _load_raw(path, (), problems)
     file = str(path)
@@ -241,7 +251,8 @@ def load_scenario(path: str | Path) -> Scenario:
     sweep = _sweep(data, where, problems)
     ladder = _ladder(data, where, problems)
     problems.raise_if_any()
-    return Scenario(name=name.strip(), path=file, cards=cards, rules=rules, players=players,
+    return Scenario(name=name.strip(), path=given if packaged.is_packaged(given) else file,
+                    cards=cards, rules=rules, players=players,
                     games=games, seed=seed, seating=seating, strategies=strategies,
                     description=description, raw=data, sweep=sweep, ladder=ladder)
 

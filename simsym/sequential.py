@@ -275,3 +275,62 @@ def run_until_decided(a_sc, b_sc, metric: Metric, test: SPRT, *, seed: int, bloc
         yield Look(games, decision, av, bv, a_blocks, b_blocks)
         if decision.decided or n_blocks >= cap_blocks:
             return
+
+
+# --- what a finished sequential comparison reports -----------------------------------------
+
+VERDICTS = {
+    "greater": "B raised {m} by at least {d}",
+    "less": "B lowered {m} by at least {d}",
+    "no-change": "B did not change {m} by {d} or more",
+    None: "undecided at the cap: neither a change of {d} nor its absence was shown",
+}
+
+
+def batched(sc, blocks: list, seed: int):
+    """The blocks of one side of a Look as a ``simsym.paired.BatchedRun`` (its paired tables
+    then use one batch a block)."""
+    from simsym.paired import BatchedRun
+    from simsym.run.aggregate import merge
+
+    totals = None
+    for r in blocks:
+        totals = merge(totals, r.totals)
+    agg = np.sum([r.agg for r in blocks], axis=0)
+    games = sum(r.g1 - r.g0 for r in blocks)
+    return BatchedRun(sc, games, seed, totals, agg, [r.totals for r in blocks],
+                      [r.agg for r in blocks])
+
+
+def verdict_lines(look: Look, metric: Metric, test: SPRT, cap: int) -> list[str]:
+    """The sequential test's verdict in words (first in compare.md)."""
+    d = look.decision
+    pp = f"{100 * test.delta:g} pp"
+    said = VERDICTS[d.verdict].format(m=f"`{metric.spec}`", d=pp)
+    return [f"- **{said[0].upper()}{said[1:]}**, decided after **{look.games:,} games** each "
+            f"({d.blocks} paired blocks; cap {cap:,})." if d.verdict else
+            f"- **{said[0].upper()}{said[1:]}** after {look.games:,} games each (the cap).",
+            f"- Mean change B - A of `{metric.spec}` per block: {100 * d.mean:+.2f} pp "
+            f"(95% CI {100 * d.lo:+.2f} to {100 * d.hi:+.2f}).",
+            f"- GSPRT ({test.sides}-sided, H0: no change, H1: a change of {pp}; "
+            f"alpha {test.alpha:g}, beta {test.beta:g}): LLR "
+            + ", ".join(f"{name} {v:+.2f}" for name, v in (("up", d.llr_up),
+                                                            ("down", d.llr_down))
+                        if v is not None)
+            + f" against bounds {d.lower:+.2f} (no change) and {d.upper:+.2f} (a change)."]
+
+
+def compare_until_decided(a_sc, b_sc, metric: Metric, test: SPRT, *, seed: int,
+                          block: int = 200, max_games: int = 200_000, jobs: int = 1,
+                          on_games=None):
+    """Run the driver to its end; the paired comparison of the games played, with the
+    sequential verdict lines in it (``simsym.compare.Comparison.sequential``)."""
+    from simsym.compare import comparison_of
+
+    look = None
+    for look in run_until_decided(a_sc, b_sc, metric, test, seed=seed, block=block,
+                                  max_games=max_games, jobs=jobs, on_games=on_games):
+        pass
+    c = comparison_of(batched(a_sc, look.a_blocks, seed), batched(b_sc, look.b_blocks, seed))
+    c.sequential = verdict_lines(look, metric, test, max_games)
+    return c, look

@@ -25,3 +25,20 @@ def warm_numba(base):
 
 def kinds(cards, *names):
     return [cards.lookup(n) for n in names]
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    """Debian's Chromium for the browser tests, installed when missing (CI runs as root on a
+    fresh machine; Playwright's own browser download is not reachable)."""
+    import shutil
+    import subprocess
+
+    path = shutil.which("chromium")
+    if path is None:
+        subprocess.run(["apt-get", "update"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True,
+                       stdout=subprocess.DEVNULL)
+        path = shutil.which("chromium")
+    assert path, "apt-get installed no chromium"
+    return path

@@ -10,7 +10,7 @@ from replay import replay
 from simsym.cli.main import main
 from simsym.errors import InputError
 from simsym.reference.game import play_game
-from simsym.run.executor import compiled_oracle
+from simsym.run.worker import compiled_oracle
 from simsym.scenario import REPO_ROOT, load_scenario
 from simsym.search import Searcher
 

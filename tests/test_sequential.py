@@ -137,3 +137,32 @@ def test_a_real_change_is_found_and_the_driver_stops():
     whole = run_batched(b, last.games, 11, batches=last.games // 200)
     assert sum(r.totals["seat_wins"].sum() for r in last.b_blocks) == \
         whole.totals["seat_wins"].sum()
+
+
+def test_verdict_lines_say_what_was_decided_and_after_how_many_games():
+    from simsym.sequential import Look, Metric, verdict_lines
+
+    t = SPRT(0.02, min_blocks=4)
+    d = t.state([0.01, 0.03, 0.02, 0.04])  # "greater", by hand above
+    lines = verdict_lines(Look(800, d, [], [], [], []), Metric("seat:1", seat=1), t, 10_000)
+    assert lines[0] == ("- **B raised `seat:1` by at least 2 pp**, decided after **800 games** "
+                        "each (4 paired blocks; cap 10,000).")
+    assert "+2.50 pp" in lines[1] and "LLR up +7.20" in lines[2]
+    undecided = t.state([0.01, -0.01, 0.03])
+    lines = verdict_lines(Look(600, undecided, [], [], [], []), Metric("seat-gap"), t, 600)
+    assert lines[0].startswith("- **Undecided at the cap") and "600 games each" in lines[0]
+
+
+def test_blocks_of_a_look_pool_to_the_whole_run():
+    from simsym.paired import run_batched
+    from simsym.sequential import batched
+
+    base = load_scenario("scenarios/base.yaml")
+    look = next(run_until_decided(base, base, parse_metric("seat-gap", base, base),
+                                  SPRT(0.02, min_blocks=4), seed=3, block=50, max_games=200))
+    run = batched(base, look.a_blocks, 3)
+    whole = run_batched(base, 200, 3, batches=4)
+    assert run.games == 200 and len(run.batch_totals) == 4
+    for key in ("seat_wins", "seat_score", "strat_wins"):
+        assert (run.totals[key] == whole.totals[key]).all()
+    assert (run.agg == whole.agg).all()

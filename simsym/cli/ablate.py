@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
-from simsym.scenario import REPO_ROOT, load_scenario
+from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
+                               seed_option)
+from simsym.scenario import load_scenario
 
 
 @click.command("ablate")
@@ -36,7 +36,7 @@ def ablate(scenario_path, names, games, seed, jobs, out, quiet):
     seed = sc.seed if seed is None else seed
     from simsym.run.lock import out_dir_lock
 
-    out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-ablation"
+    out = out_dir(out, f"{sc.name}-ablation")
     bar = Progress(games * (len(names) + 1), not quiet and sys.stderr.isatty())
     with out_dir_lock(out, "ablate"):
         try:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from simsym.scenario import BASE_SCENARIO, load_scenario
 
 scenario_option = click.option(
     "--scenario", "scenario_path", type=click.Path(dir_okay=False), default=None,
-    help="Scenario whose cards and rule options to use (default: scenarios/base.yaml).")
+    help="Scenario whose cards and rule options to use (default: simsym:base, the game as "
+         "written).")
 
 
 def scenario_or_base(path):
@@ -32,4 +35,10 @@ def games_option(least: int = 1, default=None, help="Games [default: the scenari
 
 def out_option(where: str):
     return click.option("--out", type=click.Path(file_okay=False), default=None,
-                        help=f"Output directory [default: {where}].")
+                        help=f"Output directory [default: ./{where}].")
+
+
+def out_dir(out, name: str) -> Path:
+    """``--out`` if given, else ``reports/<name>/`` under the current directory: a command's
+    outputs land where the user runs it, never inside the installed package."""
+    return Path(out) if out else Path("reports") / name

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
+from simsym.cli.common import (MAX_GAMES, games_option, jobs_option, out_dir, out_option,
+                               quiet_option, seed_option)
 from simsym.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
-from simsym.scenario import REPO_ROOT
+from simsym.errors import SimsymError
 
 EXIT_FAILED = 3
 
@@ -29,28 +29,66 @@ fail_on_option = click.option(
 @jobs_option
 @out_option("reports/compare-A-vs-B/")
 @fail_on_option
+@click.option("--until-decided", is_flag=True,
+              help="Play paired deal blocks until a sequential test (GSPRT) decides whether "
+                   "B changed --metric by at least --delta, or --max-games is reached.")
+@click.option("--metric", default="seat-gap", show_default=True,
+              help="With --until-decided: seat-gap, seat:N, gih:CARD, iwd:CARD or play:CARD.")
+@click.option("--delta", default="2pp", show_default=True,
+              help="With --until-decided: the smallest change worth finding (2pp or 0.02).")
+@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="False alarm rate of the sequential test.")
+@click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="Miss rate of the sequential test.")
+@click.option("--max-games", type=click.IntRange(1, MAX_GAMES), default=None,
+              help="With --until-decided: the cap on games each [default: A's games].")
+@click.option("--block", type=click.IntRange(1), default=200, show_default=True,
+              help="With --until-decided: games a paired block (whole deals).")
 @quiet_option
-def compare_cmd(a, b, games, seed, jobs, out, fail_on, quiet):
+def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, delta, alpha,
+                beta, max_games, block, quiet):
     """Run A and B (scenario files or run directories) on the same seeds and deals, and
-    report per seat and per card A, B and the difference with a paired interval."""
+    report per seat and per card A, B and the difference with a paired interval.
+
+    With --until-decided, A and B are played block by block on the same deals until a
+    sequential probability ratio test decides (fishtest's GSPRT on the paired block
+    differences of --metric), and compare.md says first how many games it took."""
     rules = parse_fail_on(fail_on)
     from simsym.compare import resolve
     from simsym.run.executor import Progress
     from simsym.run.lock import out_dir_lock
 
-    a_sc, a_games, _ = resolve(a)
+    a_sc, a_games, a_seed = resolve(a)
     b_sc = resolve(b)[0]
-    out = Path(out) if out else REPO_ROOT / "reports" / f"compare-{a_sc.name}-vs-{b_sc.name}"
-    bar = Progress(2 * (games or a_games), not quiet and sys.stderr.isatty())
+    out = out_dir(out, f"compare-{a_sc.name}-vs-{b_sc.name}")
+    jobs = jobs or os.cpu_count() or 1
+    if until_decided:
+        from simsym.sequential import SPRT, parse_delta, parse_metric
+
+        test = SPRT(parse_delta(delta), alpha, beta)
+        m = parse_metric(metric, a_sc, b_sc)
+        cap = max_games or games or a_games
+    elif max_games is not None:
+        raise SimsymError("--max-games goes with --until-decided (else use --games)")
+    bar = Progress(2 * (cap if until_decided else games or a_games),
+                   not quiet and sys.stderr.isatty())
     with out_dir_lock(out, "compare"):
         try:
-            c = compare(a, b, games=games, seed=seed, jobs=jobs or os.cpu_count() or 1,
-                        progress=bar.update)
+            if until_decided:
+                from simsym.sequential import compare_until_decided
+
+                c, _ = compare_until_decided(a_sc, b_sc, m, test, seed=a_seed if seed is None
+                                             else seed, block=block, max_games=cap,
+                                             jobs=jobs, on_games=bar.update)
+            else:
+                c = compare(a, b, games=games, seed=seed, jobs=jobs, progress=bar.update)
         finally:
             bar.close()
         failed = check_fail_on(c, rules)
         path = write_report(c, out, failed)
     if not quiet:
+        for line in c.sequential or ():
+            click.echo(line.removeprefix("- ").replace("**", ""))
         gap = c.gap.iloc[0]
         click.echo(f"seat gap: A {100 * gap['A']:.1f}%, B {100 * gap['B']:.1f}% "
                    f"(change {100 * gap['diff']:+.1f} pp, 95% CI {100 * gap['lo']:+.1f} to "

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
+from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
+                               seed_option)
 from simsym.cli.compare import fail_on_option, report_failures
 from simsym.compare import parse_fail_on
-from simsym.scenario import REPO_ROOT
 
 
 @click.command("compare-tree")
 @click.argument("old", type=click.Path(file_okay=False, exists=True))
-@click.option("--new", type=click.Path(file_okay=False, exists=True), default=str(REPO_ROOT),
-              show_default="this checkout", help="The changed tree.")
+@click.option("--new", type=click.Path(file_okay=False, exists=True), default=".",
+              show_default="the current directory", help="The changed tree.")
 @games_option(2, help="Games each [default: each old scenario's games].")
 @seed_option
 @jobs_option
@@ -39,7 +39,7 @@ def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, quiet):
     from simsym.run.lock import out_dir_lock
 
     rules = parse_fail_on(fail_on)
-    out = Path(out) if out else REPO_ROOT / "reports" / "compare"
+    out = out_dir(out, "compare")
     changed = [p for p in scenario_pairs(Path(old), Path(new)) if not p.note]
     total = sum(2 * (games or resolve(str(p.old))[1]) for p in changed)
     bar = Progress(total, not quiet and sys.stderr.isatty())

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
-from simsym.scenario import REPO_ROOT, load_scenario
+from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
+                               seed_option)
+from simsym.scenario import load_scenario
 
 
 @click.command("ladder")
@@ -44,7 +44,7 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
     check_games(games, sc.players)
     seed = sc.seed if seed is None else seed
     jobs = jobs or os.cpu_count() or 1
-    out = prepare_out_dir(Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-ladder",
+    out = prepare_out_dir(out_dir(out, f"{sc.name}-ladder"),
                           sc.name, force=True)
     total = games * len(pairs(len(strategies)))
     show = not quiet and sys.stderr.isatty()

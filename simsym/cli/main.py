@@ -77,8 +77,8 @@ def main(ctx, debug):
 
 
 def _register():
-    from simsym.cli import (ablate, bench, best, compare, compare_tree, ladder, log, options,
-                            report, run, sweep, validate)
+    from simsym.cli import (ablate, bench, best, compare, compare_tree, init, ladder, log,
+                            options, report, run, serve, sweep, tune, validate)
 
     main.add_command(best.best)
     main.add_command(run.run)
@@ -87,11 +87,14 @@ def _register():
     main.add_command(compare.compare_cmd)
     main.add_command(compare_tree.compare_tree_cmd)
     main.add_command(sweep.sweep)
+    main.add_command(tune.tune)
     main.add_command(ablate.ablate)
     main.add_command(ladder.ladder)
     main.add_command(validate.validate)
+    main.add_command(serve.serve)
     main.add_command(bench.bench)
     main.add_command(options.options)
+    main.add_command(init.init)
 
 
 _register()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
+from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
+                               seed_option)
 from simsym.run.executor import ENGINES
-from simsym.scenario import REPO_ROOT, load_scenario
+from simsym.scenario import load_scenario
 
 
 @click.command("run")
@@ -52,7 +52,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     games = games or scenario.games
     seed = scenario.seed if seed is None else seed
     jobs = jobs or os.cpu_count() or 1
-    out = Path(out) if out else REPO_ROOT / "reports" / scenario.name
+    out = out_dir(out, scenario.name)
     if scheduler and executor != "dask":
         raise click.UsageError("--scheduler goes with --executor dask")
     if executor == "dask" and engine != "numba":

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
-from simsym.cli.common import games_option, jobs_option, out_option, quiet_option, seed_option
-from simsym.scenario import REPO_ROOT, load_scenario
+from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
+                               seed_option)
+from simsym.scenario import load_scenario
 
 
 @click.command("sweep")
@@ -42,7 +42,7 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, qu
     kind, target, vals = sweep_spec(sc, card, rule, players, vals)
     games = games or sc.games
     seed = sc.seed if seed is None else seed
-    out = Path(out) if out else REPO_ROOT / "reports" / f"{sc.name}-sweep"
+    out = out_dir(out, f"{sc.name}-sweep")
     bar = Progress(games * len(vals), not quiet and sys.stderr.isatty())
     jobs = jobs or os.cpu_count() or 1
     with out_dir_lock(out, "sweep"):

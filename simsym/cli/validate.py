@@ -29,11 +29,14 @@ def validate(ctx, paths):
     simsym validate scenarios/*.yaml
     """
     from simsym.scenario import load_scenario
+    from simsym.tune_spec import parse_tune
 
     failed = 0
     for path in paths:
         try:
             scenario = load_scenario(path)
+            if "tune" in scenario.raw:
+                parse_tune(scenario)  # a tune spec's `tune:` block too
         except SimsymError as e:
             failed += 1
             errors = getattr(e, "errors", [e])

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from simsym import packaged
 from simsym.analysis.cards import card_averages, card_strength, pooled_counts
 from simsym.analysis.degenerate import degenerate_findings
 from simsym.analysis.distributions import length_distribution, score_distribution
 from simsym.analysis.rundir import Run, load_run
 from simsym.analysis.seats import (EqualityTest, compensation, seat_equality_test, seat_table,
                                    strategy_table)
-from simsym.scenario import REPO_ROOT
 
 
 @dataclass(frozen=True)
@@ -44,10 +44,15 @@ class ReportData:
         return self.by_strategy is not None
 
 
-def _display_path(p: Path) -> str:
+def _display_path(p) -> str:
+    """A path as the reader should type it: relative to the current directory when inside it
+    (``reports/base`` when run from a checkout, as the Makefile does), else absolute; a
+    packaged ``simsym:NAME`` as it is."""
+    if packaged.is_packaged(str(p)):
+        return str(p)
     p = Path(p).resolve()
     try:
-        return str(p.relative_to(REPO_ROOT))
+        return str(p.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(p)
 
@@ -56,7 +61,9 @@ def reproduce_command(run: Run) -> list[str]:
     """The commands that rebuild this run and report (results do not depend on --jobs).
 
     Uses only run.json's scenario file and engine (stable for a given command), never its
-    timings; falls back to scenarios/<name>.yaml without run.json.
+    timings; falls back to the packaged scenario of the run's name without run.json. A run
+    with a compensation check is rebuilt with ``--verify-compensation``, so that following
+    the command keeps the verified section.
     """
     s = run.summary
     meta = {}
@@ -64,15 +71,18 @@ def reproduce_command(run: Run) -> list[str]:
         meta = json.loads((run.path / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    scenario_file = meta.get("scenario_file") or str(REPO_ROOT / "scenarios"
-                                                     / f"{s['scenario']}.yaml")
+    scenario_file = meta.get("scenario_file") or (
+        packaged.PREFIX + s["scenario"] if s["scenario"] in packaged.names()
+        else f"{s['scenario']}.yaml")
     out = _display_path(run.path)
-    cmd = (f"simsym run {_display_path(Path(scenario_file))} --games {s['games']} "
+    cmd = (f"simsym run {_display_path(scenario_file)} --games {s['games']} "
            f"--seed {s['seed']}")
     if meta.get("engine", "numba") != "numba":
         cmd += f" --engine {meta['engine']}"
         if meta.get("search") == "numba":
             cmd += " --search numba"
+    if (run.path / "compensation.json").exists():
+        cmd += " --verify-compensation"
     return [f"{cmd} --out {out}", f"simsym report {out}"]
 
 

@@ -24,18 +24,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import os
 from pathlib import Path
 
-import numpy as np
+from simsym.run.worker import chunk_bytes, chunk_from_bytes, fingerprint
 
 ENV = "SIMSYM_CACHE"
 
 
 # What decides a chunk's totals, relative to the simsym package (folders: every .py in them).
 GAME_CODE = ("core", "reference", "cards", "engine.py", "rules.py", "strategies.py",
-             "search.py", "run/aggregate.py", "run/executor.py")
+             "search.py", "run/aggregate.py", "run/worker.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -59,8 +58,6 @@ def cache_dir() -> Path | None:
 
 
 def chunk_key(scenario, engine: str, seed: int, g0: int, g1: int) -> str:
-    from simsym.run.job import fingerprint
-
     text = f"{code_hash()}|{fingerprint(scenario)}|{engine}|{seed}|{g0}|{g1}"
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -71,8 +68,6 @@ def _path(root: Path, key: str) -> Path:
 
 def load(root: Path, key: str, index: int):
     """The cached ChunkResult (with this run's chunk ``index``), or None."""
-    from simsym.run.executor import ChunkResult
-
     path = _path(root, key)
     try:
         data = path.read_bytes()
@@ -82,18 +77,14 @@ def load(root: Path, key: str, index: int):
     if hashlib.sha256(data).hexdigest() != digest:
         path.unlink(missing_ok=True)
         return None
-    with np.load(io.BytesIO(data)) as z:
-        totals = {k: z[k] for k in z.files if not k.startswith("_")}
-        return ChunkResult(index, int(z["_g0"]), int(z["_g1"]), totals, z["_agg"])
+    return chunk_from_bytes(data, index)
 
 
 def store(root: Path, key: str, res) -> None:
     """Write one chunk (atomically: a reader sees the whole entry or none)."""
     from simsym.run.output import atomic_write
 
-    buf = io.BytesIO()
-    np.savez(buf, _g0=res.g0, _g1=res.g1, _agg=res.agg, **res.totals)
-    data = buf.getvalue()
+    data = chunk_bytes(res)
     path = _path(root, key)
     path.parent.mkdir(parents=True, exist_ok=True)
     blob = hashlib.sha256(data).hexdigest().encode("ascii") + data

@@ -48,7 +48,7 @@ def run_on_dask(args, todo, games_dir, take, *, jobs: int, scheduler: str | None
 
 def _feed(client, args, todo, games_dir, take, as_completed, raise_if_stopped):
     """Keep a bounded window of chunks on the cluster; hand each result to ``take``."""
-    from simsym.run.executor import run_chunk_task
+    from simsym.run.worker import run_chunk_task
 
     scenario_f = client.scatter(args[0], broadcast=True)
 

@@ -11,14 +11,12 @@ import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 
-import numpy as np
-
-from simsym.errors import SimsymError, environment_error
+from simsym.errors import SimsymError
 from simsym.run import cache as chunk_cache
-from simsym.run.aggregate import merge, reduce_rows
+from simsym.run.aggregate import merge
+from simsym.run.worker import ChunkResult, init_worker, run_chunk_task
 
 ENGINES = ("numba", "python")
 EXECUTORS = ("local", "dask")
@@ -30,79 +28,6 @@ def plan_chunks(games: int, chunk_size: int) -> list[tuple[int, int]]:
 
 def default_chunk_size(games: int, jobs: int) -> int:
     return int(min(5000, max(50, games // max(1, jobs * 16))))
-
-
-@dataclass
-class ChunkResult:
-    index: int
-    g0: int
-    g1: int
-    totals: dict
-    agg: np.ndarray
-
-
-# One engine per process, built once per scenario (a worker may serve several runs).
-_STATE: dict = {}
-
-
-def _engine_state(scenario, engine, search):
-    key = (id(scenario), engine, search)
-    if _STATE.get("key") != key:
-        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-        _STATE.clear()
-        _STATE["key"] = key
-        if engine == "numba":
-            from simsym.engine import setup_for
-
-            _STATE["setup"] = setup_for(scenario)
-        else:
-            _STATE["oracle"] = compiled_oracle(scenario) if search == "numba" else None
-    return _STATE
-
-
-def compiled_oracle(scenario):
-    """The compiled best-Symposion search, in the reference engine's oracle interface."""
-    from simsym.search import Searcher
-
-    s = Searcher(scenario.cards, scenario.rules)
-    index = scenario.cards.index
-
-    def oracle(hand, types, required=()):
-        p = s.best(list(hand), types=types, required=required)
-        return p.score, p.type, tuple(sorted(index(n) for n in p.cards))
-
-    return oracle
-
-
-def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> ChunkResult:
-    """Play one chunk and reduce it (in whatever process runs it). With ``games_dir`` the
-    chunk's per-game rows are written there as its own Parquet part file."""
-    state = _engine_state(scenario, engine, search)
-    if engine == "numba":
-        from simsym.engine import run_chunk
-
-        rows, agg = run_chunk(state["setup"], g0, g1)
-    else:
-        from simsym.run.reference import run_chunk_reference
-
-        rows, agg = run_chunk_reference(scenario, g0, g1, search=state["oracle"])
-    if games_dir is not None:
-        from simsym.run.job import game_frame
-
-        part = Path(games_dir) / f"part-{index:06d}.parquet"
-        tmp = part.with_name(f".{part.name}.tmp")
-        try:
-            game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
-            os.replace(tmp, part)
-        except OSError as e:
-            tmp.unlink(missing_ok=True)
-            raise environment_error(e, part) or e from None
-    totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
-    return ChunkResult(index, g0, g1, totals, agg)
-
-
-def _init_worker(scenario, engine, search):
-    _engine_state(scenario, engine, search)
 
 
 def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "numba",
@@ -163,7 +88,7 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
         run_on_dask(args, todo, games_dir, take, jobs=jobs, scheduler=scheduler)
     else:
         map_tasks(run_chunk_task, [(*args, i, g0, g1, games_dir) for i, g0, g1 in todo], take,
-                  jobs, initializer=_init_worker, initargs=args)
+                  jobs, initializer=init_worker, initargs=args)
     return totals, agg
 
 

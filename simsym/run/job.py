@@ -11,7 +11,6 @@ looks like.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import platform
@@ -24,46 +23,15 @@ import numpy as np
 import pandas as pd
 
 from simsym import __version__
-from simsym.core import enums as E
 from simsym.errors import OutputError, SimsymError, environment_error
 from simsym.strategies import BUILT_IN
-from simsym.run.executor import (ChunkResult, Progress, WorkerLost, default_chunk_size,
+from simsym.run.executor import (Progress, WorkerLost, default_chunk_size,
                                  plan_chunks, run_games)
 from simsym.run.lock import out_dir_lock
 from simsym.run.output import (atomic_write, commit_files, json_text, prepare_out_dir,
                                remove_temp_files, replace_dir, stage_files, write_json)
 from simsym.run.summary import build_summary, card_table
-
-
-def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
-    P = scenario.players
-    F = E.ROW_FIXED
-    labels = [s.label for s in scenario.strategies]
-    data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, E.ROW_DEAL],
-            "turns": rows[:, E.ROW_TURNS], "stalled": rows[:, E.ROW_STALLED].astype(bool),
-            "trades": rows[:, E.ROW_TRADES]}
-    for i in range(P):
-        data[f"score_{i}"] = rows[:, F + i]
-    for i in range(P):
-        data[f"strategy_{i}"] = pd.Categorical.from_codes(rows[:, F + P + i], labels)
-    for i in range(P):
-        data[f"symposia_{i}"] = rows[:, F + 2 * P + i]
-    for i in range(P):
-        for t, name in enumerate(("intellectual", "social", "hedonistic")):
-            data[f"points_{name}_{i}"] = rows[:, F + 3 * P + 3 * i + t]
-    return pd.DataFrame(data)
-
-
-def fingerprint(scenario) -> str:
-    """What determines the games besides the seed: cards, rules, table, strategies."""
-    spec = {
-        "cards": [[c.name, c.text, c.copies] for c in scenario.cards],
-        "rules": scenario.rules.as_dict(), "players": scenario.players,
-        "seating": scenario.seating,
-        "strategies": [[s.family, [[k, repr(v)] for k, v in s.params]]
-                       for s in scenario.strategies],
-    }
-    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
+from simsym.run.worker import ChunkResult, chunk_bytes, chunk_from_bytes, fingerprint
 
 
 # --- checkpoints -------------------------------------------------------------------------
@@ -82,9 +50,7 @@ def _chunk_name(index: int) -> str:
 
 
 def _save_chunk(chunks: Path, res: ChunkResult):
-    buf = io.BytesIO()
-    np.savez(buf, _g0=res.g0, _g1=res.g1, _agg=res.agg, **res.totals)
-    data = buf.getvalue()
+    data = chunk_bytes(res)
     name = _chunk_name(res.index)
     line = f"{hashlib.sha256(data).hexdigest()}  {name}\n"
     try:
@@ -123,9 +89,7 @@ def _read_chunk(path: Path, sums: dict, plan: list) -> ChunkResult:
     if hashlib.sha256(data).hexdigest() != sums[path.name]:
         raise ValueError("its checksum is not the one recorded (damaged or replaced)")
     try:
-        with np.load(io.BytesIO(data)) as z:
-            totals = {k: z[k] for k in z.files if not k.startswith("_")}
-            res = ChunkResult(index, int(z["_g0"]), int(z["_g1"]), totals, z["_agg"])
+        res = chunk_from_bytes(data, index)
     except Exception as e:  # noqa: BLE001 - any unreadable content means: play it again
         raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
     if (res.g0, res.g1) != plan[index]:

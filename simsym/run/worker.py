@@ -1,0 +1,142 @@
+"""What runs inside a worker process: play one chunk of games and reduce it.
+
+A chunk (``run_chunk_task``) runs wherever the executor sends it: this process, a local
+process pool (``simsym.run.executor``) or a Dask worker (``simsym.run.dask_executor``). Each
+process builds its engine once per scenario (``engine_state``). The result, a
+``ChunkResult``, is integer totals and card counts that merge by addition; ``chunk_bytes``
+and ``chunk_from_bytes`` are its one file format (checkpoints and the chunk cache).
+
+This module imports no other part of ``simsym.run`` except the reduction, so the executors
+and the job import it, never each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simsym.core import enums as E
+from simsym.errors import environment_error
+from simsym.run.aggregate import reduce_rows
+
+
+@dataclass
+class ChunkResult:
+    index: int
+    g0: int
+    g1: int
+    totals: dict
+    agg: np.ndarray
+
+
+# One engine per process, built once per scenario (a worker may serve several runs).
+_STATE: dict = {}
+
+
+def engine_state(scenario, engine, search):
+    key = (id(scenario), engine, search)
+    if _STATE.get("key") != key:
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+        _STATE.clear()
+        _STATE["key"] = key
+        if engine == "numba":
+            from simsym.engine import setup_for
+
+            _STATE["setup"] = setup_for(scenario)
+        else:
+            _STATE["oracle"] = compiled_oracle(scenario) if search == "numba" else None
+    return _STATE
+
+
+def compiled_oracle(scenario):
+    """The compiled best-Symposion search, in the reference engine's oracle interface."""
+    from simsym.search import Searcher
+
+    s = Searcher(scenario.cards, scenario.rules)
+    index = scenario.cards.index
+
+    def oracle(hand, types, required=()):
+        p = s.best(list(hand), types=types, required=required)
+        return p.score, p.type, tuple(sorted(index(n) for n in p.cards))
+
+    return oracle
+
+
+def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> ChunkResult:
+    """Play one chunk and reduce it (in whatever process runs it). With ``games_dir`` the
+    chunk's per-game rows are written there as its own Parquet part file."""
+    state = engine_state(scenario, engine, search)
+    if engine == "numba":
+        from simsym.engine import run_chunk
+
+        rows, agg = run_chunk(state["setup"], g0, g1)
+    else:
+        from simsym.run.reference import run_chunk_reference
+
+        rows, agg = run_chunk_reference(scenario, g0, g1, search=state["oracle"])
+    if games_dir is not None:
+        part = Path(games_dir) / f"part-{index:06d}.parquet"
+        tmp = part.with_name(f".{part.name}.tmp")
+        try:
+            game_frame(scenario, rows, g0).to_parquet(tmp, index=False)
+            os.replace(tmp, part)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise environment_error(e, part) or e from None
+    totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
+    return ChunkResult(index, g0, g1, totals, agg)
+
+
+def init_worker(scenario, engine, search):
+    engine_state(scenario, engine, search)
+
+
+def chunk_bytes(res: ChunkResult) -> bytes:
+    """A chunk as an .npz file's bytes (its index is not stored: a run's plan gives it)."""
+    buf = io.BytesIO()
+    np.savez(buf, _g0=res.g0, _g1=res.g1, _agg=res.agg, **res.totals)
+    return buf.getvalue()
+
+
+def chunk_from_bytes(data: bytes, index: int) -> ChunkResult:
+    with np.load(io.BytesIO(data)) as z:
+        totals = {k: z[k] for k in z.files if not k.startswith("_")}
+        return ChunkResult(index, int(z["_g0"]), int(z["_g1"]), totals, z["_agg"])
+
+
+def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
+    P = scenario.players
+    F = E.ROW_FIXED
+    labels = [s.label for s in scenario.strategies]
+    data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, E.ROW_DEAL],
+            "turns": rows[:, E.ROW_TURNS], "stalled": rows[:, E.ROW_STALLED].astype(bool),
+            "trades": rows[:, E.ROW_TRADES]}
+    for i in range(P):
+        data[f"score_{i}"] = rows[:, F + i]
+    for i in range(P):
+        data[f"strategy_{i}"] = pd.Categorical.from_codes(rows[:, F + P + i], labels)
+    for i in range(P):
+        data[f"symposia_{i}"] = rows[:, F + 2 * P + i]
+    for i in range(P):
+        for t, name in enumerate(("intellectual", "social", "hedonistic")):
+            data[f"points_{name}_{i}"] = rows[:, F + 3 * P + 3 * i + t]
+    return pd.DataFrame(data)
+
+
+def fingerprint(scenario) -> str:
+    """What determines the games besides the seed: cards, rules, table, strategies."""
+    spec = {
+        "cards": [[c.name, c.text, c.copies] for c in scenario.cards],
+        "rules": scenario.rules.as_dict(), "players": scenario.players,
+        "seating": scenario.seating,
+        "strategies": [[s.family, [[k, repr(v)] for k, v in s.params]]
+                       for s in scenario.strategies],
+    }
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()

@@ -1,0 +1,1 @@
+"""`simsym serve`: the balance workbench in the browser (docs/workbench.md)."""

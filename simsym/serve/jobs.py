@@ -1,0 +1,365 @@
+"""The workbench's simulation jobs: one at a time, in a worker process the server owns.
+
+The worker (started with ``spawn``: the server has threads, and a forked copy of them is
+unsafe) runs the sequential test of :mod:`simsym.sequential` and reports each look to the
+server through a queue: games played, the test's state, and the seat and card differences
+with their paired intervals over the blocks played so far (:func:`simsym.compare.comparison_of`
+on the blocks, so the numbers are `simsym compare`'s). At the end it also renders the plots.
+
+Cancel ends the worker process (SIGTERM; its own pool, if any, dies with it) and starts a
+fresh one. A worker that dies or raises turns the job into an error the page shows; the
+server goes on. Workers run :func:`simsym.run.lifeline.die_with_parent`, so none outlives the
+server however it ends; on a normal stop (SIGINT/SIGTERM to uvicorn) :meth:`JobManager.close`
+ends it first.
+
+Finished results are cached by what they depend on: both scenarios' cards, rules and table,
+the seed, the cap, the block size, the metric and delta.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+import multiprocessing as mp
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+
+from simsym.errors import SimsymError
+
+PROGRESS_EVERY = 0.25  # seconds between progress messages from the worker
+
+
+@dataclass
+class JobSpec:
+    """What to run: B against A, both Scenario objects, on the same deals."""
+
+    a: object
+    b: object
+    metric: str
+    delta: float
+    seed: int
+    max_games: int
+    block: int
+    jobs: int
+    title: str = ""
+
+    def cache_key(self) -> tuple:
+        from simsym.serve.variant import fingerprint
+
+        return (fingerprint(self.a), fingerprint(self.b), self.seed, self.max_games,
+                self.block, self.metric, self.delta)
+
+
+@dataclass
+class JobState:
+    """Where a job stands, as the page shows it; ``version`` grows with every change."""
+
+    id: int
+    title: str
+    total: int  # games of A and B together at the cap
+    status: str = "starting"  # starting, running, done, cancelled, error
+    done_games: int = 0
+    looks: list = field(default_factory=list)  # one summary dict per look
+    plots: dict = field(default_factory=dict)  # name -> PNG bytes
+    error: str = ""
+    cached: bool = False
+    started: float = field(default_factory=time.monotonic)
+    first_look_s: float | None = None
+    seconds: float | None = None
+    version: int = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("done", "cancelled", "error")
+
+    @property
+    def last(self) -> dict | None:
+        return self.looks[-1] if self.looks else None
+
+
+class Busy(SimsymError):
+    def __init__(self):
+        super().__init__("a comparison is already running: wait for it or cancel it (one "
+                         "job at a time)")
+
+
+# --- in the worker process ------------------------------------------------------------------
+
+def worker_main(inbox, outbox, parent: int, warm):
+    """The worker's loop: warm the engine on ``warm`` (a scenario), then run jobs in turn."""
+    import sys
+
+    from simsym.run.lifeline import die_with_parent
+
+    die_with_parent(parent)
+    if sys.platform.startswith("linux"):
+        # A spawned process inherits "spawn" as its default: the pools of a job with jobs > 1
+        # would re-import simsym and reload the kernels at every look (4.5 s against 1.2 s
+        # for 2,000 games here). Fork them from this warm, single-job process as the CLI does.
+        mp.set_start_method("fork", force=True)
+    if warm is not None:
+        try:
+            from simsym.run.executor import run_games
+
+            run_games(warm, 1, 0)  # loads (or compiles) the kernels before the first job
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot  # noqa: F401 - the plots at a job's end, a second sooner
+        except Exception:  # noqa: BLE001 - the first job will report whatever is wrong
+            pass
+    outbox.put(("ready", None, None))
+    while True:
+        item = inbox.get()
+        if item is None:
+            return
+        job_id, spec = item
+        try:
+            _run(job_id, spec, outbox)
+        except SimsymError as e:
+            outbox.put(("error", job_id, _one_line(e)))
+        except Exception as e:  # noqa: BLE001 - a bug: say so, and go on with the next job
+            outbox.put(("error", job_id, f"internal error (a bug in simsym, not in your "
+                                         f"input): {type(e).__name__}: {e}"))
+
+
+def _one_line(e: SimsymError) -> str:
+    errors = getattr(e, "errors", None) or [e]
+    return "\n".join(x.format() if hasattr(x, "format") else str(x) for x in errors)
+
+
+def _run(job_id: int, spec: JobSpec, outbox):
+    from simsym.compare import comparison_of
+    from simsym.sequential import SPRT, batched, parse_metric, run_until_decided
+
+    metric = parse_metric(spec.metric, spec.a, spec.b)
+    test = SPRT(spec.delta)
+    last = [0.0]
+
+    def on_games(done):
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            outbox.put(("progress", job_id, done))
+
+    trace = []
+    c = None
+    for look in run_until_decided(spec.a, spec.b, metric, test, seed=spec.seed,
+                                  block=spec.block, max_games=spec.max_games, jobs=spec.jobs,
+                                  on_games=on_games):
+        c = comparison_of(batched(spec.a, look.a_blocks, spec.seed),
+                          batched(spec.b, look.b_blocks, spec.seed))
+        d = look.decision
+        trace.append((look.games, d.mean, d.lo, d.hi))
+        outbox.put(("look", job_id, summarise(c, look, metric.spec, spec.delta)))
+    outbox.put(("done", job_id, plots(c, trace, metric.spec, spec.delta)))
+
+
+def _row(r, *cols):
+    return {k: (None if isinstance(r[k], float) and math.isnan(r[k]) else
+                (r[k].item() if hasattr(r[k], "item") else r[k])) for k in cols}
+
+
+def summarise(c, look, metric: str, delta: float) -> dict:
+    """One look as plain data for the page: the test first, then seats and cards."""
+    d = look.decision
+    seats = c.seats[c.seats["metric"] == "win_rate"]
+    cards = c.cards[c.cards["metric"] == "gih_wr"]
+    return {
+        "games": look.games, "blocks": d.blocks, "verdict": d.verdict, "metric": metric,
+        "delta": delta, "mean": d.mean, "lo": d.lo, "hi": d.hi,
+        "gap": _row(c.gap.iloc[0], "A", "B", "diff", "lo", "hi", "beyond_noise"),
+        "seats": [_row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
+                  for _, r in seats.iterrows()],
+        "cards": [_row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted", "beyond_noise")
+                  for _, r in cards.iterrows()],
+    }
+
+
+def plots(c, trace, metric: str, delta: float) -> dict:
+    """The result's plots as PNG bytes: the interval narrowing look by look, seats, cards."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simsym.compare import card_figure, seat_figure
+    from simsym.report.plots import DPI
+
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    g = [t[0] for t in trace]
+    ax.fill_between(g, [100 * t[2] for t in trace], [100 * t[3] for t in trace],
+                    color="tab:blue", alpha=0.2, label="95% interval")
+    ax.plot(g, [100 * t[1] for t in trace], "o-", color="tab:blue", label="B - A")
+    for y in (-delta, delta):
+        ax.axhline(100 * y, color="tab:red", ls="--", lw=1)
+    ax.axhline(0, color="k", lw=1)
+    ax.set_xlabel("games each")
+    ax.set_ylabel(f"{metric}, B - A (pp)")
+    ax.set_title(f"The sequential test look by look (red: \u00b1{100 * delta:g} pp)")
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    out = {}
+    for name, f in (("trace", fig), ("seats", seat_figure(c)), ("cards", card_figure(c))):
+        buf = io.BytesIO()
+        f.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+        plt.close(f)
+        out[name] = buf.getvalue()
+    return out
+
+
+# --- in the server --------------------------------------------------------------------------
+
+class JobManager:
+    """Owns the worker process and the jobs' states; one job runs at a time."""
+
+    def __init__(self, warm=None):
+        self._ctx = mp.get_context("spawn")
+        self._warm = warm
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self.jobs: dict[int, JobState] = {}
+        self.cache: dict[tuple, JobState] = {}
+        self._keys: dict[int, tuple] = {}
+        self.current: int | None = None
+        self.closing = False
+        self._proc = None
+        self._start_worker()
+        self._reader = threading.Thread(target=self._read, name="simsym-serve-jobs",
+                                        daemon=True)
+        self._reader.start()
+
+    # the worker process
+    def _start_worker(self):
+        import os
+
+        self._inbox, self._outbox = self._ctx.Queue(), self._ctx.Queue()
+        self._proc = self._ctx.Process(target=worker_main, name="simsym-serve-worker",
+                                       args=(self._inbox, self._outbox, os.getpid(),
+                                             self._warm))
+        # not a daemon: a daemon may not start the pool of processes a job with jobs > 1
+        # plays on. close() ends it; die_with_parent ends it should the server be killed.
+        self._proc.start()
+
+    @property
+    def worker_pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def _stop_worker(self, grace: float = 3.0):
+        p = self._proc
+        if p is None:
+            return
+        p.terminate()
+        p.join(grace)
+        if p.is_alive():
+            p.kill()
+            p.join()
+        for q in (self._inbox, self._outbox):
+            q.cancel_join_thread()
+            q.close()
+
+    def _read(self):
+        while not self.closing:
+            outbox, proc = self._outbox, self._proc
+            try:
+                kind, job_id, payload = outbox.get(timeout=0.2)
+            except (queue.Empty, OSError, ValueError, EOFError):
+                with self._lock:
+                    if self.closing or proc is not self._proc:
+                        continue  # a cancel replaced the worker meanwhile
+                    if not proc.is_alive():
+                        self._lost(proc.exitcode)
+                continue
+            with self._lock:
+                self._take(kind, job_id, payload)
+
+    def _lost(self, code):
+        """The worker died (killed from outside, out of memory, a crash in native code)."""
+        if self.current is not None:
+            self._finish(self.current, "error", error=f"the worker process died (exit code "
+                         f"{code}); the server goes on: run again, or cancel and change "
+                         "something")
+        self._start_worker()
+
+    def _take(self, kind, job_id, payload):
+        st = self.jobs.get(job_id)
+        if st is None or st.finished:
+            return
+        if kind == "progress":
+            st.done_games = max(st.done_games, payload)
+            st.status = "running"
+        elif kind == "look":
+            st.looks.append(payload)
+            st.done_games = max(st.done_games, 2 * payload["games"])
+            st.status = "running"
+            if st.first_look_s is None:
+                st.first_look_s = time.monotonic() - st.started
+        elif kind == "done":
+            st.plots = payload
+            self._finish(job_id, "done")
+            self.cache[self._keys[job_id]] = st
+            return
+        elif kind == "error":
+            self._finish(job_id, "error", error=payload)
+            return
+        st.version += 1
+
+    def _finish(self, job_id, status, error=""):
+        st = self.jobs[job_id]
+        st.status, st.error = status, error
+        st.seconds = time.monotonic() - st.started
+        st.version += 1
+        if self.current == job_id:
+            self.current = None
+
+    # what the app calls
+    def submit(self, spec: JobSpec) -> JobState:
+        key = spec.cache_key()
+        with self._lock:
+            if self.current is not None:
+                raise Busy()
+            job_id = next(self._ids)
+            hit = self.cache.get(key)
+            if hit is not None:
+                st = JobState(job_id, spec.title, hit.total, status="done", done_games=hit.total,
+                              looks=hit.looks, plots=hit.plots, cached=True,
+                              first_look_s=0.0, seconds=0.0, version=1)
+                self.jobs[job_id] = st
+                return st
+            st = JobState(job_id, spec.title, 2 * _cap(spec))
+            self.jobs[job_id] = st
+            self._keys[job_id] = key
+            self.current = job_id
+            self._inbox.put((job_id, spec))
+            return st
+
+    def cancel(self) -> JobState | None:
+        with self._lock:
+            job_id = self.current
+            if job_id is None:
+                return None
+            self._stop_worker()
+            self._finish(job_id, "cancelled")
+            self._start_worker()
+            return self.jobs[job_id]
+
+    def close(self):
+        with self._lock:
+            self.closing = True
+            try:
+                self._inbox.put(None)
+            except (OSError, ValueError):
+                pass
+            self._stop_worker(grace=1.0)
+            self._proc = None
+
+
+def _cap(spec: JobSpec) -> int:
+    """Games per side at the cap (whole blocks, at least the test's first look)."""
+    from simsym.sequential import SPRT, block_size
+
+    block = block_size(spec.a.players, spec.a.seating, spec.block)
+    return max(SPRT(spec.delta).min_blocks, math.ceil(spec.max_games / block)) * block

@@ -1,0 +1,61 @@
+"""A real `simsym serve` process for tests: started on a free port, ended at the end."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2 as httpx
+
+from simsym.scenario import REPO_ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def scenarios_copy(dest: Path) -> Path:
+    """base.yaml and its card file in ``dest`` (saves land there, not in the repository)."""
+    shutil.copy(REPO_ROOT / "scenarios" / "base.yaml", dest / "base.yaml")
+    shutil.copytree(REPO_ROOT / "scenarios" / "cards", dest / "cards")
+    return dest / "base.yaml"
+
+
+@contextmanager
+def serving(scenario: Path, *args, timeout: float = 120):
+    """Yield (process, base URL) of `simsym serve SCENARIO` once it answers."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    proc = subprocess.Popen([sys.executable, "-m", "simsym.cli.main", "serve", str(scenario),
+                             "--port", str(port), *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + timeout
+        while True:
+            assert proc.poll() is None, f"simsym serve exited: {proc.communicate()[1]}"
+            try:
+                if httpx.get(url + "/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < end, "simsym serve did not answer"
+            time.sleep(0.2)
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
