@@ -35,7 +35,7 @@ import numpy as np
 
 from simsym.errors import SimsymError
 from simsym.paired import card_metrics, seat_metrics
-from simsym.sequential import batched, block_size
+from simsym.sequential import batched
 from simsym.tune_spec import TuneSpec, apply, n_changes, start_values
 
 HOLDOUT_SEED_OFFSET = 1

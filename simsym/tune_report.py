@@ -4,10 +4,8 @@ objective.png; and the whole tune from spec to report (``run_tune``)."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from simsym.run.output import atomic_write_text
