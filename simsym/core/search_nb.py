@@ -89,27 +89,24 @@ from simsym.core.enums import (  # the rule array, under the names this module r
     RULE_WINE_SCORED as R_WINE_SCORED,
 )
 
-# Columns of a per-card "state" row: one way a card takes part (or not) in a search.
-# S_P0..S_P2 pack the summed columns into 16-bit lanes, so a step of the walk adds three
-# words instead of ten (every sum stays below 2**15: MAX_HAND cards of bounded points, see
-# simsym.cards.encode); S_REQW and S_REQWINE are maxed.
-S_IN = 0  # 1 if the card is played
-S_CW = 1  # wine counted for requirements
-S_WB = 2  # wine the all-equal Social bonus compares with (scored or printed)
-S_I = 3  # fixed Intellectual points (in I searches: all points but wine)
-S_H = 4  # fixed Hedonistic points
-S_E = 5  # Either points (Social searches only; in I/H searches they are folded in)
-S_NCW = 6  # counted wine from a non-Container card
-S_VINT = 7
-S_WOMEN = 8
-S_VAL = 9  # points the card adds before any bonus
-S_REQW = 10
-S_REQWINE = 11
-S_OPT = 12  # option index
-S_P0 = 13  # CW | NCW << 16 | VINT << 32 | VAL << 48: what every step of the walk checks
-S_P1 = 14  # IN | WB << 16 | WOMEN << 32: read at the leaves
-S_P2 = 15  # I | H << 16 | E << 32
-S_COLS = 16
+# Columns of a per-card "state" row: one way a card takes part (or not) in a search. Only
+# what the walk and the leaves read: the summed columns packed in 16-bit lanes (S_P0..S_P2),
+# so a step of the walk adds three words (every sum stays below 2**15: MAX_HAND cards of
+# bounded points, see simsym.cards.encode), and the maxed requirements.
+S_P0 = 0  # CW | NCW << 16 | VINT << 32 | VAL << 48: what every step of the walk checks
+S_P1 = 1  # IN | WB << 16 | WOMEN << 32: read at the leaves
+S_P2 = 2  # I | H << 16 | E << 32
+S_REQW = 3  # women the card requires
+S_REQWINE = 4  # wine the card requires
+S_IN = 5  # 1 if the card is played
+S_E = 6  # Either points (Social searches only; in I/H searches they are folded in)
+S_OPT = 7  # option index
+S_COLS = 8
+# The lanes: CW, wine counted for requirements; NCW, counted wine from a non-Container card;
+# VINT, Vintage cards; VAL, points before any bonus; IN, cards played; WB, wine the
+# all-equal Social bonus compares with (scored or printed); WOMEN, women; I, fixed
+# Intellectual points (in I searches: all points but wine); H, fixed Hedonistic points; E,
+# Either points.
 LANE = 16
 LMASK = 0xFFFF
 # Columns of the walk's accumulator (a row per depth).
@@ -506,7 +503,7 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
                       ws)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
@@ -514,7 +511,7 @@ def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
                np.int64(-1), np.bool_(True))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
     """:func:`best_symposion_ws` (the same complete result) given a hint: a score ``floor``
     some legal play is believed to beat. The search then prunes everything scoring at most
@@ -530,7 +527,7 @@ def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floo
     _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), np.bool_(True))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
     """The highest score of a legal play scoring strictly more than ``floor`` (>= 0), or -1
     when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
@@ -851,17 +848,9 @@ def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
         s = st[U(j), U(ns)]
         s[S_IN] = 1
         s[S_OPT] = o
-        s[S_CW] = cw
-        s[S_WB] = wb
-        s[S_I] = si
-        s[S_H] = sh
         s[S_E] = se
-        s[S_NCW] = ncw
-        s[S_VINT] = vint
-        s[S_WOMEN] = woman
         s[S_REQW] = reqw
         s[S_REQWINE] = reqwine
-        s[S_VAL] = val
         s[S_P0] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
         s[S_P1] = 1 | (wb << LANE) | (woman << 2 * LANE)
         s[S_P2] = si | (sh << LANE) | (se << 2 * LANE)
