@@ -403,7 +403,7 @@ def _search(tb, s, hand, n, req, types):
     return _search_a(hand, n, tb.kinds, tb.rules, req, types, s.res, s.sws)
 
 
-@njit(**WITH_RC)
+@njit(**NO_RC)
 def _search_a(hand, n, kinds, rules, req, types, res, sws):
     best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
     return res[RES_SCORE] if res[RES_TYPE] >= 0 else 0
@@ -415,7 +415,7 @@ def _above(tb, s, hand, n, req, types, floor):
     return _above_a(hand, n, tb.kinds, tb.rules, req, types, floor, s.res, s.sws)
 
 
-@njit(**WITH_RC)
+@njit(**NO_RC)
 def _above_a(hand, n, kinds, rules, req, types, floor, res, sws):
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
@@ -432,7 +432,7 @@ def _hsearch(tb, s, p, types):
     return Best(r[off + RES_TYPE], r[off + RES_SCORE], r[off + RES_MASK])
 
 
-@njit(**WITH_RC)
+@njit(**NO_RC)
 def _hsearch_a(kinds, rules, hands, hn, memo, sws, p, types):
     """The search of _hsearch; returns where its result row starts in memo[p]."""
     off = MEMO_RES + types * RES_SIZE
@@ -642,12 +642,27 @@ def _bound_prep(bt, scr, H, m, types):
                             b = v
                 scr[dp + c] = b
         scr[sc] = base
-        for cw in range(cap + 1):
+        # Per wine cw of the card to add, the best knapsack value whose wine c keeps the total
+        # in the window: c in [lo - cw, hi - cw] (clamped to 0..cap).
+        if hi - cap >= cap:
+            # No upper end within reach (Hedonistic): as cw grows the range only widens
+            # downwards, so a running maximum walks it once.
             b = BT_NEG
-            for c in range(max(0, lo - cw), min(hi - cw, cap) + 1):
-                if scr[dp + c] > b:
-                    b = scr[dp + c]
-            scr[bw + cw] = b
+            c = cap
+            for cw in range(cap + 1):
+                low = max(0, lo - cw)
+                while c >= low:
+                    if scr[dp + c] > b:
+                        b = scr[dp + c]
+                    c -= 1
+                scr[bw + cw] = b
+        else:
+            for cw in range(cap + 1):
+                b = BT_NEG
+                for c in range(max(0, lo - cw), min(hi - cw, cap) + 1):
+                    if scr[dp + c] > b:
+                        b = scr[dp + c]
+                scr[bw + cw] = b
     return True
 
 
