@@ -10,6 +10,25 @@ import click
 from simsym.cli.common import scenario_option, scenario_or_base
 
 
+# The figures issue 11 set targets for, under its names: (name, where bench's own figures
+# keep it, the target, "min" when at most the target is wanted / "max" when at least).
+HEADLINE = (
+    ("search_us_median", "numba_median_us", 0.4, "min"),
+    ("search_us_distinct_mean", "numba_fresh_us", 0.8, "min"),
+    ("engine_games_per_s", "engine_games_per_s", 10_000, "max"),
+    ("games_per_s_all_cores", "numba_games_per_s_all", None, "max"),
+    ("million_games_s", "million_wall_s", 75, "min"),
+    ("rollouts_per_s", "rollouts_per_s", None, "max"),
+    ("compile_cold_s", "compile_cold_s", 60, "min"),
+)
+
+
+def headline(figs: dict) -> dict:
+    """The HEADLINE figures from bench's own (None when not measured in this run)."""
+    flat = {**figs, **figs.get("engine", {})}
+    return {name: flat.get(src) for name, src, _, _ in HEADLINE}
+
+
 @click.command()
 @scenario_option
 @click.option("--hands", default=2000, show_default=True, help="9-card hands for the search.")
@@ -23,8 +42,14 @@ from simsym.cli.common import scenario_option, scenario_or_base
               help="Games the pure-Python reference engine plays (about 15 s each).")
 @click.option("--million", is_flag=True,
               help="Also time a 1,000,000-game `simsym run` and its peak memory (minutes).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object instead of a table.")
-def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_json):
+@click.option("--compile/--no-compile", "with_compile", default=True, show_default=True,
+              help="Time the kernels' first call in fresh processes (the cold one recompiles "
+                   "everything: about a minute).")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object instead of a table (the headline figures under the names "
+                   "of HEADLINE, null when not measured).")
+def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with_compile,
+          as_json):
     """Measure the search and the engines: numba vs reference, scaling, compile, memory."""
     from simsym.bench import (
         compile_figures, game_figures, million_figures, rollout_figures, search_figures,
@@ -42,11 +67,13 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_j
     figs["engine_games_per_s"] = figs["engine"]["numba_games_per_s_1"]
     say("measuring rollouts ...")
     figs.update(rollout_figures(scenario))
-    say("measuring compile times in fresh processes ...")
-    figs.update(compile_figures())
+    if with_compile:
+        say("measuring compile times in fresh processes ...")
+        figs.update(compile_figures())
     if million:
         say("running 1,000,000 games ...")
         figs.update(million_figures(scenario_path or BASE_SCENARIO))
+    figs.update(headline(figs))
     if as_json:
         click.echo(json.dumps(figs, sort_keys=True))
         return
@@ -74,13 +101,22 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, as_j
         f"  summaries identical          {str(e['summaries_identical']):>10}",
         f"  rollouts, all seats greedy   {figs['rollouts_per_s']:10,.0f} /s"
         f"   (from mid-game, {figs['rollout_turns_mean']:.1f} turns each)",
-        "",
-        "compile (first call in a fresh process)",
-        f"  cold (empty numba cache)     {figs['compile_cold_s']:10.1f} s",
-        f"  from the numba cache         {figs['compile_cached_s']:10.1f} s",
     ]
+    if with_compile:
+        lines += ["", "compile (first call in a fresh process)",
+                  f"  cold (empty numba cache)     {figs['compile_cold_s']:10.1f} s",
+                  f"  from the numba cache         {figs['compile_cached_s']:10.1f} s"]
     if million:
         lines += ["", f"1,000,000 games with `simsym run` (all cores)",
                   f"  wall time                    {figs['million_wall_s']:10.1f} s",
                   f"  peak RSS (largest process)   {figs['million_peak_rss_mb']:10.0f} MB"]
+    lines += ["", "issue 11's targets (docs/performance.md)"]
+    for name, _, target, sense in HEADLINE:
+        value = figs[name]
+        if target is None or value is None:
+            continue
+        met = value <= target if sense == "min" else value >= target
+        word = "at most" if sense == "min" else "at least"
+        lines.append(f"  {name:<28} {value:10,.2f}   target {word} {target:,}: "
+                     f"{'met' if met else 'not met'}")
     click.echo("\n".join(lines))

@@ -1,0 +1,40 @@
+"""`simsym bench`: the figures it prints and the names its JSON carries (issue 11). Nothing
+here checks a speed; only that every figure is measured, named and sane."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simsym.cli.main import main
+
+SMALL = ["--hands", "20", "--ref-hands", "2", "--reps", "2", "--games", "40",
+         "--ref-games", "1", "--no-compile"]
+
+
+@pytest.mark.slow
+def test_bench_json_carries_the_headline_figures():
+    r = CliRunner().invoke(main, ["bench", "--json", *SMALL])
+    assert r.exit_code == 0, r.output
+    figs = json.loads(r.output)
+    for name in ("search_us_median", "search_us_distinct_mean", "engine_games_per_s",
+                 "games_per_s_all_cores", "rollouts_per_s"):
+        assert figs[name] > 0, name
+    # Not measured in this run: present, and null.
+    assert figs["million_games_s"] is None
+    assert figs["compile_cold_s"] is None
+    # The headline figures are the bench's own, under the issue's names.
+    assert figs["search_us_median"] == figs["numba_median_us"]
+    assert figs["games_per_s_all_cores"] == figs["engine"]["numba_games_per_s_all"]
+    # The fast engine and the reference agree on what they both measured.
+    assert figs["agree"] == 2
+    assert figs["engine"]["summaries_identical"] is True
+
+
+@pytest.mark.slow
+def test_bench_table_reports_targets():
+    r = CliRunner().invoke(main, ["bench", *SMALL])
+    assert r.exit_code == 0, r.output
+    assert "issue 11's targets" in r.output
+    assert "search_us_median" in r.output and "target at most 0.4" in r.output
+    assert "compile (first call" not in r.output  # --no-compile
