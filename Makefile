@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/base.yaml
 # (tests/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
 BASE_FLAGS := --verify-compensation
 
-.PHONY: run test test-quick bench report lint format docs golden clean setup screenshots serve
+.PHONY: run test test-quick bench profile report lint format docs golden clean setup screenshots serve
 
 setup: $(STAMP)
 
@@ -30,6 +30,10 @@ test-quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/simsym bench --million
+
+# Where the compiled engine spends its time, per numba function (needs Debian's linux-perf).
+profile: $(STAMP)
+	$(BIN)/python tools/profile_kernels.py $(SCENARIO)
 
 serve: $(STAMP)
 	$(BIN)/simsym serve $(SCENARIO)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,8 @@ def main() -> None:
     if os.environ.get(CHILD):
         child(a.scenario, a.games, os.environ[CHILD])
         return
+    if shutil.which("perf") is None:
+        sys.exit("profile_kernels: needs `perf` (Debian: apt-get install linux-perf)")
     with tempfile.TemporaryDirectory() as tmp:
         names_file = os.path.join(tmp, "names.txt")
         env = {**os.environ, CHILD: names_file, "NUMBA_CACHE_DIR": os.path.join(tmp, "numba")}
