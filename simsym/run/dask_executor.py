@@ -50,10 +50,14 @@ def _feed(client, args, todo, games_dir, take, as_completed, raise_if_stopped):
     """Keep a bounded window of chunks on the cluster; hand each result to ``take``."""
     from simsym.run.worker import run_chunk_task
 
-    scenario_f = client.scatter(args[0], broadcast=True)
+    # The scenario travels inside every task (~12 kB pickled), not scattered: scattered
+    # data held only by a worker that dies cannot be recomputed, and the tasks waiting on it
+    # are cancelled (a worker that registers after the scatter never got a copy). A worker
+    # builds the engine once per scenario all the same (worker.engine_state).
+    scenario = args[0]
 
     def submit(i, g0, g1):
-        return client.submit(run_chunk_task, scenario_f, args[1], args[2], i, g0, g1,
+        return client.submit(run_chunk_task, scenario, args[1], args[2], i, g0, g1,
                              games_dir, key=f"simsym-chunk-{i}-{g0}-{g1}", retries=3,
                              pure=False)
 

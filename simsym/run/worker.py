@@ -41,7 +41,9 @@ _STATE: dict = {}
 
 
 def engine_state(scenario, engine, search):
-    key = (id(scenario), engine, search)
+    """The engine of this worker process for ``scenario``, built on its first chunk and kept
+    while the chunks are of the same scenario (by content: a Dask task brings its own copy)."""
+    key = (fingerprint(scenario), engine, search)
     if _STATE.get("key") != key:
         os.environ.setdefault("NUMBA_NUM_THREADS", "1")
         _STATE.clear()
