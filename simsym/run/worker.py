@@ -42,8 +42,10 @@ _STATE: dict = {}
 
 def engine_state(scenario, engine, search):
     """The engine of this worker process for ``scenario``, built on its first chunk and kept
-    while the chunks are of the same scenario (by content: a Dask task brings its own copy)."""
-    key = (fingerprint(scenario), engine, search)
+    while the chunks are of the same games: the same fingerprint (cards, rules, table,
+    strategies) and seed, which is all an engine reads of its scenario. Compared by content,
+    not identity: a Dask task brings its own copy, and a freed scenario's id can be reused."""
+    key = (fingerprint(scenario), scenario.seed, engine, search)
     if _STATE.get("key") != key:
         os.environ.setdefault("NUMBA_NUM_THREADS", "1")
         _STATE.clear()
