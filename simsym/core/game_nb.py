@@ -79,8 +79,10 @@ from simsym.core.search_nb import (
 # allocate or return arrays to Python keep it (WITH_RC). The rule that keeps this safe: a
 # function with it never calls one without it that returns an array (it would release a
 # reference it was never given; numba refuses the other way round). numba passes the option
-# on to the functions a function calls unless they set it, so the gateways into the search
-# (which allocates in rare cases) set it on, whatever compiles first.
+# on to the functions a function calls unless they set it. The search allocates nothing (its
+# workspace is the caller's), so it and its gateways here (_search_a, _above_a, _hsearch_a)
+# are compiled without it too: with it, each call paid two atomic operations per array
+# argument at two levels (~4% of a game, docs/performance.md).
 NO_RC = dict(cache=True, _nrt=False)
 WITH_RC = dict(cache=True, _nrt=True)
 # Thin functions over the records are inlined by numba itself (not compiled on their own):
