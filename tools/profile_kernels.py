@@ -77,13 +77,15 @@ def child(scenario_path: str, games: int, names_file: str) -> None:
     from simsym.scenario import load_scenario
 
     setup = setup_for(load_scenario(scenario_path))
+    print("compiling the kernels afresh (about a minute) ...", file=sys.stderr, flush=True)
     t = time.perf_counter()
     run_chunk(setup, 0, 10)  # compiles everything (the cache directory is empty)
     print(f"compiled in {time.perf_counter() - t:.0f} s", file=sys.stderr)
     names = write_perf_map(f"/tmp/perf-{os.getpid()}.map")
     with open(names_file, "w") as fh:
         fh.write("\n".join(sorted(names)))
-    print(f"{len(names)} compiled functions mapped", file=sys.stderr)
+    print(f"{len(names)} compiled functions mapped; playing {games:,} games under perf ...",
+          file=sys.stderr, flush=True)
     t = time.perf_counter()
     run_chunk(setup, 0, games)
     dt = time.perf_counter() - t
