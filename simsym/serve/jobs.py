@@ -47,7 +47,7 @@ class JobSpec:
     title: str = ""
 
     def cache_key(self) -> tuple:
-        from simsym.serve.variant import fingerprint
+        from simsym.run.worker import fingerprint
 
         return (fingerprint(self.a), fingerprint(self.b), self.seed, self.max_games,
                 self.block, self.metric, self.delta)

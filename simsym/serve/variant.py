@@ -12,7 +12,6 @@ an untouched form is the base itself and retyping a value is no change.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -224,14 +223,6 @@ def categories(base: Scenario, checked: Checked) -> list[str]:
         k = cards.index(c.name) if cards is not None else None
         out.append(cards[k].category if k is not None else c.category)
     return out
-
-
-def fingerprint(sc: Scenario) -> str:
-    """What a run's results depend on besides seed and games: cards, rules, table."""
-    data = {"cards": [(c.name, c.text, c.copies) for c in sc.cards],
-            "rules": sc.rules.as_dict(), "players": sc.players, "seating": sc.seating,
-            "strategies": [s.as_dict() for s in sc.strategies]}
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def save_path(folder: Path, name: str) -> Path:
