@@ -13,6 +13,7 @@ from simsym import bench
 from simsym.core import enums as E
 from simsym.core import game_nb as G
 from simsym.core import search_nb
+from simsym.core.allequal_nb import all_equal_above_ws
 from simsym.engine import play_logged, run_chunk, setup_for
 from simsym.search import Searcher
 
@@ -52,5 +53,5 @@ def test_every_entry_point_shares_one_compiled_search(base):
               G.choose_symposiarch_discards, G.discard_and_redraw, G.choose_play, G.make_play,
               G.choose_komos, G.komos_discard, G._attempt, G._offer, G._accepts, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
-              G._hsearch_a, G._above_a, G._search_a):
+              G._hsearch_a, G._above_a, G._search_a, G._ae_above_a, all_equal_above_ws):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))

@@ -12,7 +12,7 @@ import pytest
 
 from simsym.core import enums as E
 from simsym.core import game_nb as G
-from simsym.core.search_nb import best_symposion_nb
+from simsym.core.search_nb import best_score_above_ws, best_symposion_nb
 from simsym.engine import setup_for
 
 VARIANTS = {
@@ -50,10 +50,61 @@ def test_bound_is_never_below_the_best_play_holding_the_candidate(base, variant)
         if res[E.RES_TYPE] < 0:
             continue
         exact = res[E.RES_SCORE]
-        # A floor just below the exact best: the bound must let the search run.
-        assert G._bound_may_beat(tb.bt, scr, w, types, exact - 1), (H, w, types, exact)
+        # A floor just below the exact best: the bound must let the search run, for the
+        # best play's type (all-equal Social plays by BT_MAY_AE).
+        may = G._bound_may_beat(tb.bt, scr, w, types, exact - 1)
+        t = res[E.RES_TYPE]
+        assert may & (1 << t) or (t == E.T_SOCIAL and may & E.BT_MAY_AE), (H, w, types, exact)
         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_what_the_bound_leaves_to_the_all_equal_solver(base, variant):
+    """When the bound keeps Social only for an all-equal play (BT_MAY_AE without Social's
+    bit), no Social play scoring with a bonus of at most beq (every play that is not
+    all-equal) beats the floor; and the trade attempt's answer, the search over the types
+    left plus all_equal_above_ws, is the full search's."""
+    from simsym.core.allequal_nb import UNCOVERED, ae_workspace_size, all_equal_above_ws
+    from simsym.core.search_nb import workspace_size
+    from simsym.rules import encode_rules
+
+    scenario, tb = _table(base, VARIANTS[variant])
+    eq_only = encode_rules(replace(scenario.rules, social_bonus_all_equal=0,
+                                   social_bonus_stacks=False))
+    scr = np.zeros(4 * E.BT_SCR, np.int64)
+    res = np.zeros(E.RES_SIZE, np.int64)
+    ws = np.zeros(max(ae_workspace_size(9), workspace_size(9)), np.int64)
+    social = 1 << E.T_SOCIAL
+    left = 0
+    rng = np.random.default_rng(4)
+    for i, (H, w) in enumerate(_hands(scenario, 1500, 8, seed=12)):
+        types = 1 + i % 7
+        if not G._bound_prep(tb.bt, scr, H, len(H), types):
+            continue
+        hand = np.append(H, w)
+        req = 1 << len(H)
+        full = best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, types, -1, res,
+                                   ws)
+        floor = max(0, full - int(rng.integers(0, 4)))
+        may = G._bound_may_beat(tb.bt, scr, w, types, floor)
+        if not may & E.BT_MAY_AE:
+            continue
+        left += 1
+        assert not may & social
+        assert best_score_above_ws(hand, len(hand), tb.kinds, eq_only, req, social, floor,
+                                   res, ws) == -1, (H, w, floor)
+        rest = may & E.ALL_TYPES
+        got = best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, rest, floor, res,
+                                  ws) if rest else -1
+        a = all_equal_above_ws(hand, len(hand), tb.kinds, tb.rules, req, max(got, floor), ws)
+        if a == UNCOVERED:  # the attempt searches Social then
+            a = best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, social,
+                                    max(got, floor), res, ws)
+        got = max(got, a)
+        assert got == best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, types,
+                                          floor, res, ws), (H, w, floor)
+    assert left > 50
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

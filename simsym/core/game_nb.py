@@ -45,7 +45,8 @@ from simsym.core.enums import (
     AGG_DISCARDED, AGG_END, AGG_GD_N, AGG_GD_W, AGG_GIH_N, AGG_GIH_W, AGG_HELD_UNPLAYED_N,
     AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES,
     AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
-    BT_BONUS, BT_HI, BT_LO, BT_MAXCW, BT_NEG, BT_ON, BT_SCR, BT_TAB, BT_W, BT_WMAX, CF_AL,
+    BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO, BT_MAXCW, BT_MAY_AE, BT_NEG, BT_ON, BT_SCR, BT_TAB,
+    BT_W, BT_WMAX, CF_AL,
     CF_DRAW_USABLE, CF_DRAWS, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CS_DISCARDED, CS_DRAWN, CS_END,
     CS_HELD, CS_OPENING, CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS,
     DISCARD_SYMPOSIARCH, EV_DISCARD, EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD,
@@ -66,6 +67,7 @@ from simsym.core.enums import (
     FAM_LOOKAHEAD, GS_LA_F0, GS_LA_NF, GS_LA_PEND, GS_LA_Q, GS_LA_QG, GS_LA_QH, GS_LA_QI,
     GS_LA_QW, GS_LA_QX, GS_LA_QX2,
 )
+from simsym.core.allequal_nb import UNCOVERED, ae_workspace_size, all_equal_above_ws
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
     G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
@@ -114,7 +116,7 @@ State = namedtuple("State", (
     "ev",  # int64 (n, EV_SIZE): the event log (sc[GS_MAXEV] rows may be written)
     "tmp", "tmp2", "tmp3", "order", "inplay", "queue",  # int64 scratch of a hand or two
     "res",  # int64 (RES_SIZE,): a search result
-    "sws",  # the search's workspace
+    "sws",  # the search's workspace (and all_equal_above_ws's)
     "bscr",  # int64 (4 * BT_SCR,): the trade bound's scratch
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
@@ -152,7 +154,8 @@ def new_state(tb, maxev):
                  np.zeros((max(maxev, 1), EV_SIZE), np.int64),
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(2 * H, np.int64),
-                 np.zeros(RES_SIZE, np.int64), np.zeros(workspace_size(H), np.int64),
+                 np.zeros(RES_SIZE, np.int64),
+                 np.zeros(max(workspace_size(H), ae_workspace_size(H)), np.int64),
                  np.zeros(4 * BT_SCR, np.int64))
 
 
@@ -422,6 +425,12 @@ def _above_a(hand, n, kinds, rules, req, types, floor, res, sws):
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
 
+@njit(**NO_RC)
+def _ae_above_a(hand, n, kinds, rules, req, floor, sws):
+    """all_equal_above_ws on the state's scratch (a gateway, as _above_a)."""
+    return all_equal_above_ws(hand, n, kinds, rules, req, floor, sws)
+
+
 @njit(**NO_RC_INLINE)
 def _hsearch(tb, s, p, types):
     """best(hand of seat p, types) with nothing required, memoised per seat and type mask on
@@ -556,6 +565,7 @@ def bound_table_nb(kinds, rules, bt):
         bt[BT_LO + g] = rules[RULE_WINE_LO + t]
         bt[BT_HI + g] = rules[RULE_WINE_HI + t]
         bt[BT_BONUS + g] = max(maxbonus, 0) if g == 2 else 0
+        bt[BT_BONUS_NAE + g] = max(beq, 0) if g == 2 else 0
         if bt[BT_HI + g] < 0:
             on = 0
     iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
@@ -670,7 +680,11 @@ def _bound_prep(bt, scr, H, m, types):
 
 @njit(**NO_RC)
 def _bound_may_beat(bt, scr, w, types, floor):
-    """False when no play of the prepared cards plus w, holding w, can score above floor."""
+    """The types of ``types`` in which a play of the prepared cards plus w, holding w, may
+    score above floor by the bound (their type-mask bits; 0: none can), and BT_MAY_AE when
+    in Social only an all-equal play may (no other Social play can: then Social's bit is not
+    set). An all-equal play takes the largest bonus, any other at most BT_BONUS_NAE."""
+    may = 0
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
@@ -680,15 +694,26 @@ def _bound_may_beat(bt, scr, w, types, floor):
         sc = g * BT_SCR
         cap = scr[sc + 1]
         bw = sc + 2 + BT_WMAX + 1
+        tb_ = _group_type_bit(g)
+        if may & tb_:
+            continue
         top = floor - scr[sc] - bt[BT_BONUS + g]
+        top_nae = floor - scr[sc] - bt[BT_BONUS_NAE + g]
         for j in range(bt[row + 2]):
             cw = bt[row + 4 + 2 * j]
             if cw > cap:  # more than the window allows (cap >= any card's wine otherwise)
                 continue
             b = scr[bw + cw]
-            if b > BT_NEG and b + bt[row + 5 + 2 * j] > top:
-                return True
-    return False
+            if b > BT_NEG:
+                v = b + bt[row + 5 + 2 * j]
+                if v > top_nae:
+                    may |= tb_
+                    break
+                if v > top:
+                    may |= BT_MAY_AE
+    if may & _group_type_bit(2):
+        may &= ~BT_MAY_AE
+    return may
 
 
 # --- spec 3: setup ---------------------------------------------------------------------------
@@ -964,10 +989,23 @@ def _attempt_run(tb, s, i, excl):
         if dcount[w] >= copies[w] or _holds(H, n, w):
             continue
         found += 1
-        if use_bound and not _bound_may_beat(bt, bscr, w, ti, swstar):
-            continue
+        tw = ti
+        if use_bound:
+            # Only the types whose bound may beat the floor are searched: the others' plays
+            # holding w score at most swstar, so they cannot change the answer. When in
+            # Social only an all-equal play may, all_equal_above_ws answers for Social.
+            tw = _bound_may_beat(bt, bscr, w, ti, swstar)
+            if tw == 0:
+                continue
         tmp2[m] = w  # H - x + w (w last: the search sorts its own copy)
-        sw = _above(tb, s, tmp2, m + 1, wbit, ti, swstar)
+        sw = -1
+        if tw & BT_MAY_AE:
+            sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
+            if sw == UNCOVERED:  # the search answers for Social then
+                tw |= _group_type_bit(2)
+                sw = -1
+        if tw & ALL_TYPES:
+            sw = max(sw, _above(tb, s, tmp2, m + 1, wbit, tw & ALL_TYPES, max(sw, swstar)))
         if sw > swstar:
             swstar = sw
             wstar = w

@@ -1,0 +1,335 @@
+"""The best all-equal Social play, by (I, H) reachability instead of the search's walk.
+
+A Social play is *all-equal* when its Intellectual points, its Hedonistic points and its bonus
+wine (scored or printed Wine, as the rules say) are one number W: it takes the largest bonus
+and scores exactly A3 + maxbonus, where A3 = scored Wine + 2 W comes from its wine options
+alone.
+
+In a trade attempt most candidate searches come down to such plays: the trade bound
+(game_nb._bound_may_beat) usually shows that no other Social play holding the candidate can
+beat the floor, and what is left is whether an all-equal one can. The search answers that by
+walking every wine configuration with every choice of the other cards and trying exclusion
+sets at its leaves; this walks the wine-capable cards only and keeps the rest as a grid:
+
+* The grid is one 64-bit word: bit 8 I + H is set when the cards so far can bring
+  Intellectual to I and Hedonistic to H (both 0..6: W never exceeds 6 here, and the top bit
+  stays clear, so the word is also a valid int64). A card adds its I and H points and its E
+  points whole to one side (any split, when the rules allow): a few shifts of the word
+  (``_add``). A card that may be left out keeps the cells it had.
+* First, every configuration at once: the wineless cards (played when required, else
+  optional) and every option of every wine-capable card, each optional, give a grid that
+  holds every configuration's cells. Unless it holds some (W, W) with W large enough for
+  A3 + maxbonus to beat the floor, there is no such play: most calls end here.
+* Else a walk gives each wine-capable card one of its wine options, or plays it without wine
+  (its wineless options, optional unless required), or, for a Vintage card, leaves it out:
+  a Vintage card is the Vintage card whichever way it is played, so playing it without wine
+  is a choice of its own that takes the slot. The walk prunes on the wine window, the
+  non-Container rule, Vintage and A3 (a configuration whose A3 + maxbonus cannot beat the
+  best so far is never finished), and carries the grid: a finished configuration is
+  all-equal exactly when its grid holds (W, W).
+
+What this does not cover (a Social card with a requirement, a wineless Vintage card, a
+Vintage limit other than 0 or 1, a wine window starting at 0, W possibly above 6) it says
+(UNCOVERED), and the caller searches instead: the trade attempt then searches Social as it
+would have without this. (Calling the search from here would link the whole search into
+this module's compiled code again: ~7 s more cold compile.) tests/test_allequal.py checks the
+answers against the search on rules in which only the all-equal bonus counts, and against
+the reference's brute force.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simsym.core.enums import (
+    CF_AL, CF_CONTAINER, CF_NOPT, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM,
+    MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_BONUS_ALL,
+    RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_BONUS_WINE_SCORED, RULE_EITHER_SPLIT,
+    RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_WINE_HI,
+    RULE_WINE_LO, RULE_WINE_SCORED, T_SOCIAL,
+)
+
+G_SOCIAL = 2  # the Social search group (its bit in the card table's CF_AL columns)
+W_MAX = 6  # the largest W the grid holds: I and H 0..6, a byte a value of I
+UNCOVERED = -2  # all_equal_above_ws's answer for what it does not cover
+# BYTES[b]: in bytes 0..6, the bits of the H values that stay at most 6 after adding b.
+BYTES = np.array([0x7F >> b for b in range(W_MAX + 1)], np.uint64) \
+    * np.uint64(0x01010101010101)
+CELLS = np.uint64(0x7F7F7F7F7F7F7F)  # every cell with I and H at most 6
+
+# Per wine-capable card, its choices in the walk: first how it is played without wine (left
+# out, or one of its wineless options; for a Vintage card these are two choices, since
+# playing it takes the Vintage slot), then each wine option. A choice's row:
+C_CW = 0  # counted wine (for the window)
+C_NCW = 1  # counted wine from a non-Container card
+C_VINT = 2  # 1 when it plays a Vintage card
+C_A3 = 3  # scored wine + 2 x bonus wine
+C_WB = 4  # bonus wine
+C_OPT = 5  # the option whose I, H, E it adds; -1: none (left out); -2, -3: one of its
+#            wineless options, or (-2) none
+C_MUST = 6  # 1 when the card is played
+C_SIZE = 7
+MAXC = 2 + MAX_OPTIONS  # choices a card can have: left out, without wine, each wine option
+# A depth's row in the walk: sums (cw, ncw, Vintage, A3, bonus wine), choice, grid.
+D_CW = 0
+D_NCW = 1
+D_VINT = 2
+D_A3 = 3
+D_WB = 4
+D_CH = 5
+D_GRID = 6
+D_SIZE = 7
+
+
+@njit(cache=True)
+def ae_workspace_size(n):
+    """Entries of the int64 workspace all_equal_above_ws needs for a hand of n cards: per
+    card its kind and choices, per depth of the walk a row, suffix maxima."""
+    return n * (2 + MAXC * C_SIZE) + (n + 1) * D_SIZE + 3 * (n + 1)
+
+
+@njit(cache=True, _nrt=False)
+def _shl(g, s):
+    """The grid's cells moved s bits up (nothing when s leaves the word)."""
+    if s >= 64:
+        return np.uint64(0)
+    return g << np.uint64(s)
+
+
+@njit(cache=True, _nrt=False)
+def _add(g, i, h, e, split):
+    """The cells of grid g with one option of (i, h, e) points added: I + i, H + h and the e
+    Either points whole to one side (any split with ``split``)."""
+    out = np.uint64(0)
+    for x in range(e + 1):  # x of the E points to Intellectual
+        if e > 0 and not split and x != 0 and x != e:
+            continue
+        dh = h + e - x
+        if dh <= W_MAX:
+            out |= _shl(g & BYTES[dh], 8 * (i + x) + dh)
+    return out & CELLS
+
+
+@njit(cache=True, _nrt=False)
+def _add_card(g, kinds, k, must, split):
+    """Grid g with card kind k played with one of its wineless options (or, unless
+    ``must``, left out)."""
+    out = np.uint64(0) if must else g
+    for o in range(kinds[k, CF_NOPT]):
+        base = CF_OPT + o * OPT_SIZE
+        if kinds[k, base + OPT_WINE] > 0 or kinds[k, base + OPT_WINE_SCORED] > 0:
+            continue
+        out |= _add(g, kinds[k, base + OPT_I], kinds[k, base + OPT_H], kinds[k, base + OPT_E],
+                    split)
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _add_card_all(g, kinds, k, split):
+    """The cells of grid g with card kind k added in any of its options (wine options' own
+    I, H and E points included)."""
+    out = np.uint64(0)
+    for o in range(kinds[k, CF_NOPT]):
+        base = CF_OPT + o * OPT_SIZE
+        out |= _add(g, kinds[k, base + OPT_I], kinds[k, base + OPT_H], kinds[k, base + OPT_E],
+                    split)
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
+    """The highest score of an all-equal Social play of ``hand[:n]`` scoring strictly more
+    than ``floor`` (>= 0), or -1 when there is none: a play whose Intellectual points,
+    Hedonistic points and bonus wine are equal, scored with the largest bonus. UNCOVERED
+    when the hand or the rules are outside what this answers (see the module's docstring).
+    ``required_mask``: hand positions that must be played. ``ws``: an int64 workspace of at
+    least ae_workspace_size(n) entries."""
+    beq = rules[RULE_BONUS_EQ]
+    ball = rules[RULE_BONUS_ALL]
+    maxbonus = beq + ball if rules[RULE_BONUS_STACKS] != 0 else max(beq, ball)
+    lo = rules[RULE_WINE_LO + T_SOCIAL]
+    hi = rules[RULE_WINE_HI + T_SOCIAL]
+    need = rules[RULE_NON_CONTAINER]
+    max_vint = rules[RULE_MAX_VINTAGE]
+    split = rules[RULE_EITHER_SPLIT] != 0
+    wine_scored = rules[RULE_WINE_SCORED] != 0
+    bonus_scored = rules[RULE_BONUS_WINE_SCORED] != 0
+    iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
+    if lo < 1 or max_vint < 0 or max_vint > 1:
+        return np.int64(UNCOVERED)
+    # The layout of ws: per wine-capable card its kind, its number of choices and the choices'
+    # rows; per depth of the walk a row; suffix maxima (cw, ncw, A3) over the cards.
+    cards = 0
+    walk = n * (2 + MAXC * C_SIZE)
+    sfx = walk + (n + 1) * D_SIZE
+    grid = np.uint64(1)  # the wineless cards' grid: (I, H) = (0, 0) so far
+    m = 0
+    wsum = 0  # bonus wine: every card's largest, and largest beyond its counted wine
+    xsum = 0
+    xvint = 0  # ... the latter for the one Vintage card that may be played
+    asum = 0  # scored wine beyond bonus wine, every card's largest
+    for p in range(n):
+        k = hand[p]
+        required = (required_mask >> p) & 1 != 0
+        if not (kinds[k, CF_AL + iobm] >> G_SOCIAL) & 1:
+            if required:
+                return np.int64(-1)  # no Social play may hold this required card
+            continue
+        if kinds[k, CF_REQ_WOMEN] > 0 or kinds[k, CF_REQ_WINE] > 0:
+            return np.int64(UNCOVERED)
+        vint = kinds[k, CF_VINTAGE] != 0
+        if kinds[k, CF_WM] == 0:
+            if vint:
+                return np.int64(UNCOVERED)
+            grid = _add_card(grid, kinds, k, required, split)
+            continue
+        # A wine-capable card: its choices.
+        r = cards + m * (2 + MAXC * C_SIZE)
+        ws[r] = k
+        nc = 0
+        has_wineless = kinds[k, CF_WM] != (1 << kinds[k, CF_NOPT]) - 1
+        if vint:
+            if not required:  # left out
+                _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
+                nc += 1
+            if has_wineless:  # played without wine: takes the Vintage slot
+                _choice(ws, r, nc, 0, 0, 1, 0, 0, -3, 1)
+                nc += 1
+        elif has_wineless:  # without wine: one of its wineless options, or left out
+            _choice(ws, r, nc, 0, 0, 0, 0, 0, -3 if required else -2, 1 if required else 0)
+            nc += 1
+        elif not required:
+            _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
+            nc += 1
+        bwb = 0
+        bx = 0
+        bs = 0
+        cont = kinds[k, CF_CONTAINER] != 0
+        for o in range(kinds[k, CF_NOPT]):
+            base = CF_OPT + o * OPT_SIZE
+            pw = kinds[k, base + OPT_WINE]
+            sw = kinds[k, base + OPT_WINE_SCORED]
+            if pw <= 0 and sw <= 0:
+                continue
+            cw = sw if wine_scored else pw
+            wb = sw if bonus_scored else pw
+            _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + 2 * wb, wb, o, 1)
+            nc += 1
+            bwb = max(bwb, wb)
+            bx = max(bx, wb - cw)
+            bs = max(bs, sw - wb)
+        ws[r + 1] = nc
+        wsum += bwb
+        asum += bs
+        if vint:
+            xvint = max(xvint, bx)
+        else:
+            xsum += max(bx, 0)
+        m += 1
+    if m == 0:
+        return np.int64(-1)  # no wine: no Social play (the window starts at 1 or more)
+    wcap = min(wsum, hi + xsum + (xvint if max_vint > 0 else 0))
+    if wcap > W_MAX:
+        return np.int64(UNCOVERED)
+    # A first test on every configuration at once: with each wine-capable card's every option
+    # optional, is any (W, W) with W large enough for A3 to beat the floor reachable?
+    # (A3 = 3 W + scored wine beyond bonus wine, at most asum of that.)
+    gall = grid
+    for j in range(m):
+        gall = gall | _add_card_all(gall, kinds, ws[cards + j * (2 + MAXC * C_SIZE)], split)
+    wlo = max(0, (floor + 1 - maxbonus - asum + 2) // 3)
+    hit = False
+    for w in range(wlo, wcap + 1):
+        if (gall >> np.uint64(9 * w)) & np.uint64(1):
+            hit = True
+    if not hit:
+        return np.int64(-1)
+    # Suffix maxima of the choices' counted wine, non-Container wine and A3.
+    for c in range(3):
+        ws[sfx + 3 * m + c] = 0
+    for j in range(m - 1, -1, -1):
+        r = cards + j * (2 + MAXC * C_SIZE)
+        bcw = 0
+        bncw = 0
+        ba3 = 0
+        for c in range(ws[r + 1]):
+            q = r + 2 + c * C_SIZE
+            bcw = max(bcw, ws[q + C_CW])
+            bncw = max(bncw, ws[q + C_NCW])
+            ba3 = max(ba3, ws[q + C_A3])
+        ws[sfx + 3 * j] = ws[sfx + 3 * j + 3] + bcw
+        ws[sfx + 3 * j + 1] = ws[sfx + 3 * j + 4] + bncw
+        ws[sfx + 3 * j + 2] = ws[sfx + 3 * j + 5] + ba3
+    # The walk.
+    best = floor  # only scores above it count
+    for c in range(D_SIZE):
+        ws[walk + c] = 0
+    ws[walk + D_CH] = -1
+    ws[walk + D_GRID] = np.int64(grid)
+    d = 0
+    while d >= 0:
+        row = walk + d * D_SIZE
+        if d == m:
+            # A finished configuration: all-equal when its grid holds (W, W).
+            w = ws[row + D_WB]
+            if ws[row + D_A3] + maxbonus > best \
+                    and (np.uint64(ws[row + D_GRID]) >> np.uint64(9 * w)) & np.uint64(1):
+                best = ws[row + D_A3] + maxbonus
+            d -= 1
+            continue
+        r = cards + d * (2 + MAXC * C_SIZE)
+        c = ws[row + D_CH] + 1
+        ws[row + D_CH] = c
+        if c >= ws[r + 1]:
+            d -= 1
+            continue
+        q = r + 2 + c * C_SIZE
+        nxt = row + D_SIZE
+        cw = ws[row + D_CW] + ws[q + C_CW]
+        ncw = ws[row + D_NCW] + ws[q + C_NCW]
+        nv = ws[row + D_VINT] + ws[q + C_VINT]
+        a3 = ws[row + D_A3] + ws[q + C_A3]
+        s = sfx + 3 * (d + 1)
+        if cw > hi or nv > max_vint or cw + ws[s] < lo or ncw + ws[s + 1] < need \
+                or a3 + ws[s + 2] + maxbonus <= best:
+            continue
+        g = np.uint64(ws[row + D_GRID])
+        o = ws[q + C_OPT]
+        k = ws[r]
+        if o >= 0:
+            base = CF_OPT + o * OPT_SIZE
+            ci = kinds[k, base + OPT_I]
+            ch = kinds[k, base + OPT_H]
+            ce = kinds[k, base + OPT_E]
+            if ci or ch or ce:
+                g = _add(g, ci, ch, ce, split)
+        elif o < -1:
+            g = _add_card(g, kinds, k, ws[q + C_MUST] != 0, split)
+        if g == 0:
+            continue  # no cells left: no (W, W) below
+        ws[nxt + D_CW] = cw
+        ws[nxt + D_NCW] = ncw
+        ws[nxt + D_VINT] = nv
+        ws[nxt + D_A3] = a3
+        ws[nxt + D_WB] = ws[row + D_WB] + ws[q + C_WB]
+        ws[nxt + D_GRID] = np.int64(g)
+        ws[nxt + D_CH] = -1
+        d += 1
+    return best if best > floor else np.int64(-1)
+
+
+@njit(cache=True, _nrt=False)
+def _choice(ws, r, c, cw, ncw, vint, a3, wb, opt, must):
+    """Write choice c of the card whose record starts at ws[r]."""
+    q = r + 2 + c * C_SIZE
+    ws[q + C_CW] = cw
+    ws[q + C_NCW] = ncw
+    ws[q + C_VINT] = vint
+    ws[q + C_A3] = a3
+    ws[q + C_WB] = wb
+    ws[q + C_OPT] = opt
+    ws[q + C_MUST] = must
+
+
+assert 9 * W_MAX < 63  # the cell (W, W) and every other below the int64 sign bit
