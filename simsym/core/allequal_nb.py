@@ -44,11 +44,10 @@ from numba import njit
 
 from simsym.core.enums import (
     CF_AL, CF_CONTAINER, CF_NOPT, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM,
-    MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_BONUS_ALL,
-    RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_BONUS_WINE_SCORED, RULE_EITHER_SPLIT,
-    RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_WINE_HI,
-    RULE_WINE_LO, RULE_WINE_SCORED, T_SOCIAL,
+    MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
+    RULE_WINE_LO, T_SOCIAL,
 )
+from simsym.core.search_nb import _rule_facts
 
 G_SOCIAL = 2  # the Social search group (its bit in the card table's CF_AL columns)
 W_MAX = 6  # the largest W the grid holds: I and H 0..6, a byte a value of I
@@ -71,6 +70,7 @@ C_OPT = 5  # the option whose I, H, E it adds; -1: none (left out); -2, -3: one 
 C_MUST = 6  # 1 when the card is played
 C_SIZE = 7
 MAXC = 2 + MAX_OPTIONS  # choices a card can have: left out, without wine, each wine option
+REC = 2 + MAXC * C_SIZE  # a card's record: its kind, how many choices, the choices' rows
 # A depth's row in the walk: sums (cw, ncw, Vintage, A3, bonus wine), choice, grid.
 D_CW = 0
 D_NCW = 1
@@ -86,7 +86,7 @@ D_SIZE = 7
 def ae_workspace_size(n):
     """Entries of the int64 workspace all_equal_above_ws needs for a hand of n cards: per
     card its kind and choices, per depth of the walk a row, suffix maxima."""
-    return n * (2 + MAXC * C_SIZE) + (n + 1) * D_SIZE + 3 * (n + 1)
+    return n * REC + (n + 1) * D_SIZE + 3 * (n + 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -145,23 +145,22 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     when the hand or the rules are outside what this answers (see the module's docstring).
     ``required_mask``: hand positions that must be played. ``ws``: an int64 workspace of at
     least ae_workspace_size(n) entries."""
-    beq = rules[RULE_BONUS_EQ]
-    ball = rules[RULE_BONUS_ALL]
-    maxbonus = beq + ball if rules[RULE_BONUS_STACKS] != 0 else max(beq, ball)
+    rf = _rule_facts(rules)  # the rule values the search reads, as it reads them
+    maxbonus = rf.maxbonus
     lo = rules[RULE_WINE_LO + T_SOCIAL]
     hi = rules[RULE_WINE_HI + T_SOCIAL]
-    need = rules[RULE_NON_CONTAINER]
-    max_vint = rules[RULE_MAX_VINTAGE]
-    split = rules[RULE_EITHER_SPLIT] != 0
-    wine_scored = rules[RULE_WINE_SCORED] != 0
-    bonus_scored = rules[RULE_BONUS_WINE_SCORED] != 0
-    iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
+    need = rf.need_ncw
+    max_vint = rf.max_vint
+    split = rf.either_split
+    wine_scored = rf.wine_scored
+    bonus_scored = rf.bonus_wine_scored
+    iobm = rf.iobm
     if lo < 1 or max_vint < 0 or max_vint > 1:
         return np.int64(UNCOVERED)
     # The layout of ws: per wine-capable card its kind, its number of choices and the choices'
     # rows; per depth of the walk a row; suffix maxima (cw, ncw, A3) over the cards.
     cards = 0
-    walk = n * (2 + MAXC * C_SIZE)
+    walk = n * REC
     sfx = walk + (n + 1) * D_SIZE
     grid = np.uint64(1)  # the wineless cards' grid: (I, H) = (0, 0) so far
     m = 0
@@ -185,7 +184,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             grid = _add_card(grid, kinds, k, required, split)
             continue
         # A wine-capable card: its choices.
-        r = cards + m * (2 + MAXC * C_SIZE)
+        r = cards + m * REC
         ws[r] = k
         nc = 0
         has_wineless = kinds[k, CF_WM] != (1 << kinds[k, CF_NOPT]) - 1
@@ -237,7 +236,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     # (A3 = 3 W + scored wine beyond bonus wine, at most asum of that.)
     gall = grid
     for j in range(m):
-        gall = gall | _add_card_all(gall, kinds, ws[cards + j * (2 + MAXC * C_SIZE)], split)
+        gall = gall | _add_card_all(gall, kinds, ws[cards + j * REC], split)
     wlo = max(0, (floor + 1 - maxbonus - asum + 2) // 3)
     hit = False
     for w in range(wlo, wcap + 1):
@@ -249,7 +248,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     for c in range(3):
         ws[sfx + 3 * m + c] = 0
     for j in range(m - 1, -1, -1):
-        r = cards + j * (2 + MAXC * C_SIZE)
+        r = cards + j * REC
         bcw = 0
         bncw = 0
         ba3 = 0
@@ -278,7 +277,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
                 best = ws[row + D_A3] + maxbonus
             d -= 1
             continue
-        r = cards + d * (2 + MAXC * C_SIZE)
+        r = cards + d * REC
         c = ws[row + D_CH] + 1
         ws[row + D_CH] = c
         if c >= ws[r + 1]:
