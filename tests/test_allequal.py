@@ -124,8 +124,9 @@ def _oracle(kinds, rules, hand, req, floor):
     maxbonus = beq + ball if r[E.RULE_BONUS_STACKS] else max(beq, ball)
     r[E.RULE_BONUS_EQ], r[E.RULE_BONUS_ALL], r[E.RULE_BONUS_STACKS] = 0, BIG, 0
     ws = np.zeros(workspace_size(len(hand)), np.int64)
-    s = best_score_above_ws(hand, len(hand), kinds, r, req, 1 << E.T_SOCIAL,
-                            max(BIG + floor - maxbonus, BIG - 1),
+    i64 = np.int64  # as the engine passes them: no other signature (test_compile_once.py)
+    s = best_score_above_ws(hand, i64(len(hand)), kinds, r, i64(req), i64(1 << E.T_SOCIAL),
+                            i64(max(BIG + floor - maxbonus, BIG - 1)),
                             np.zeros(E.RES_SIZE, np.int64), ws)
     return s - BIG + maxbonus if s >= BIG else -1
 

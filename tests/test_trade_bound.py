@@ -76,6 +76,14 @@ def test_what_the_bound_leaves_to_the_all_equal_solver(base, variant):
     res = np.zeros(E.RES_SIZE, np.int64)
     ws = np.zeros(max(ae_workspace_size(9), workspace_size(9)), np.int64)
     social = 1 << E.T_SOCIAL
+    i64 = np.int64
+
+    def above(hand, rules, req, types, floor):
+        # Every scalar as int64, as the engine passes them: a Python int would compile the
+        # search for another signature (tests/test_compile_once.py).
+        return best_score_above_ws(hand, i64(len(hand)), tb.kinds, rules, i64(req), i64(types),
+                                   i64(floor), res, ws)
+
     left = 0
     rng = np.random.default_rng(4)
     for i, (H, w) in enumerate(_hands(scenario, 1500, 8, seed=12)):
@@ -84,26 +92,22 @@ def test_what_the_bound_leaves_to_the_all_equal_solver(base, variant):
             continue
         hand = np.append(H, w)
         req = 1 << len(H)
-        full = best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, types, -1, res,
-                                   ws)
+        full = above(hand, tb.rules, req, types, -1)
         floor = max(0, full - int(rng.integers(0, 4)))
         may = G._bound_may_beat(tb.bt, scr, w, types, floor)
         if not may & E.BT_MAY_AE:
             continue
         left += 1
         assert not may & social
-        assert best_score_above_ws(hand, len(hand), tb.kinds, eq_only, req, social, floor,
-                                   res, ws) == -1, (H, w, floor)
+        assert above(hand, eq_only, req, social, floor) == -1, (H, w, floor)
         rest = may & E.ALL_TYPES
-        got = best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, rest, floor, res,
-                                  ws) if rest else -1
-        a = all_equal_above_ws(hand, len(hand), tb.kinds, tb.rules, req, max(got, floor), ws)
+        got = above(hand, tb.rules, req, rest, floor) if rest else -1
+        a = all_equal_above_ws(hand, i64(len(hand)), tb.kinds, tb.rules, i64(req),
+                               i64(max(got, floor)), ws)
         if a == UNCOVERED:  # the attempt searches Social then
-            a = best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, social,
-                                    max(got, floor), res, ws)
+            a = above(hand, tb.rules, req, social, max(got, floor))
         got = max(got, a)
-        assert got == best_score_above_ws(hand, len(hand), tb.kinds, tb.rules, req, types,
-                                          floor, res, ws), (H, w, floor)
+        assert got == above(hand, tb.rules, req, types, floor), (H, w, floor)
     assert left > 50
 
 
