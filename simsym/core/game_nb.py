@@ -82,7 +82,7 @@ from simsym.core.search_nb import (
 # function with it never calls one without it that returns an array (it would release a
 # reference it was never given; numba refuses the other way round). numba passes the option
 # on to the functions a function calls unless they set it. The search allocates nothing (its
-# workspace is the caller's), so it and its gateways here (_search_a, _above_a, _hsearch_a)
+# workspace is the caller's), so it and its gateways here (_search_a, _hsearch_a)
 # are compiled without it too: with it, each call paid two atomic operations per array
 # argument at two levels (~4% of a game, docs/performance.md).
 NO_RC = dict(cache=True, _nrt=False)
@@ -222,7 +222,7 @@ def rollout_nb(tb, src, dst, policy, stream):
 # The small helpers the phases share take the arrays they touch rather than the records.
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _log(ev, sc, code, a, b, c, d):
     n = sc[GS_NEV]
     if n < sc[GS_MAXEV]:
@@ -392,6 +392,11 @@ def _no_req():
 
 
 @njit(**NO_RC)
+def _no_floor():
+    return np.int64(-1)
+
+
+@njit(**NO_RC)
 def _no_card():
     return np.int64(-1)
 
@@ -405,29 +410,32 @@ def _all_types():
 def _search(tb, s, hand, n, req, types):
     """best(hand[:n], types, required positions req): its score (0 if none), the result in
     s.res."""
-    return _search_a(hand, n, tb.kinds, tb.rules, req, types, s.res, s.sws)
-
-
-@njit(**NO_RC)
-def _search_a(hand, n, kinds, rules, req, types, res, sws):
-    best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
-    return res[RES_SCORE] if res[RES_TYPE] >= 0 else 0
+    _search_a(hand, n, tb.kinds, tb.rules, req, types, _no_floor(), np.bool_(True), s.res,
+              s.sws)
+    return s.res[RES_SCORE] if s.res[RES_TYPE] >= 0 else 0
 
 
 @njit(**NO_RC_INLINE)
 def _above(tb, s, hand, n, req, types, floor):
     """best_score_above_ws on the state's scratch."""
-    return _above_a(hand, n, tb.kinds, tb.rules, req, types, floor, s.res, s.sws)
+    return _search_a(hand, n, tb.kinds, tb.rules, req, types, floor, np.bool_(False), s.res,
+                     s.sws)
 
 
 @njit(**NO_RC)
-def _above_a(hand, n, kinds, rules, req, types, floor, res, sws):
+def _search_a(hand, n, kinds, rules, req, types, floor, full, res, sws):
+    """The engine's one gateway into the search (each compiled function above the search
+    optimises its code again, so there is one, not one per entry point): the complete
+    result when ``full`` (``floor`` unused), else best_score_above_ws."""
+    if full:
+        best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
+        return res[RES_SCORE]
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
 
 @njit(**NO_RC)
 def _ae_above_a(hand, n, kinds, rules, req, floor, sws):
-    """all_equal_above_ws on the state's scratch (a gateway, as _above_a)."""
+    """all_equal_above_ws on the state's scratch (a gateway, as _search_a)."""
     return all_equal_above_ws(hand, n, kinds, rules, req, floor, sws)
 
 
@@ -784,7 +792,7 @@ def deal(tb, s):
 
 # --- spec 5: a turn --------------------------------------------------------------------------
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def play_until(tb, s, turn, at):
     """Play on from the state's phase boundary until it stands at phase ``at`` of turn
     ``turn``, or to the end of the game (turn -1, or a point it never reaches)."""
@@ -815,7 +823,7 @@ def step(tb, s):
         komos_phase(tb, s)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def end_check(tb, s):
     """docs 5, start of a turn: the turn cap, then the end of the game; else TURN(turn, a)."""
     sc = s.sc
@@ -869,7 +877,7 @@ def symposiarch_phase(tb, s):
     discard_and_redraw(tb, s, a, s.inplay, nd)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def choose_symposiarch_discards(tb, s, a, out):
     """docs 6.2: seat a's discards into out (removed from its hand already); how many."""
     sp = tb.strat_params[s.strat[a]]
@@ -904,7 +912,7 @@ def discard_and_redraw(tb, s, a, cards, nd):
     s.sc[GS_AT] = AT_TRADING
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def trading(tb, s):
     """docs 6.5: the active seat's attempts, then one attempt by each other seat that trades
     when inactive, within max_trades_per_turn. Resumable at any attempt: sc[GS_MADE] counts
@@ -950,7 +958,7 @@ def _attempt(tb, s, i, excl):
     return r
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _attempt_run(tb, s, i, excl):
     spi = tb.strat_params[s.strat[i]]
     ti = _own_types(spi)
@@ -1026,7 +1034,7 @@ def _attempt_run(tb, s, i, excl):
     return 0
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     """Seat i offers x (and x2 unless it is -1) for w*, to the other seats in turn order
     after it (but excl); the first that holds w*, trades and accepts gets the swap. s_new is
@@ -1097,7 +1105,7 @@ def swap(s, i, h, w, x, x2):
     s.sc[GS_TRADES] += 1
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _accepts(tb, s, h, w, x, x2):
     """Whether seat h accepts: T' (>= 0, its best after the swap) when it does, else -1."""
     sph = tb.strat_params[s.strat[h]]
@@ -1134,7 +1142,7 @@ def symposion_phase(tb, s):
     make_play(tb, s, a, ptype, pmask, pscore)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def choose_play(tb, s, a):
     """docs 6.3: (type, mask over seat a's hand positions, score) of the strategy's play;
     type -1 for none."""
@@ -1178,7 +1186,7 @@ def choose_play(tb, s, a):
     return ptype, pmask, pscore
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def make_play(tb, s, a, ptype, pmask, pscore):
     """docs 5.3: seat a plays the cards ``pmask`` of its hand as a Symposion of ``ptype``
     scoring ``pscore`` (the exact best of those cards in that type); then the draw queue,
@@ -1251,7 +1259,7 @@ def komos_phase(tb, s):
     komos_discard(tb, s, a, s.inplay, nd)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def choose_komos(tb, s, a, out):
     """docs 6.4: seat a's Komos discards into out (removed from its hand already); how many
     (0 when its hand is within the limit)."""
@@ -1314,7 +1322,7 @@ def record(tb, s, row):
             row[ROW_FIXED + 3 * P + 3 * i + t] = s.by_type[i, t]
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def play_game_nb(tb, s, g, seed, row):
     """Play game ``g`` in the state ``s`` (reset first) and report it into ``row`` and
     s.cs; returns the number of events logged."""

@@ -503,7 +503,7 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
                       ws)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
@@ -511,7 +511,7 @@ def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
                np.int64(-1), np.bool_(True))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
     """:func:`best_symposion_ws` (the same complete result) given a hint: a score ``floor``
     some legal play is believed to beat. The search then prunes everything scoring at most
@@ -527,7 +527,7 @@ def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floo
     _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), np.bool_(True))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
     """The highest score of a legal play scoring strictly more than ``floor`` (>= 0), or -1
     when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
