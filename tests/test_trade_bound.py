@@ -19,6 +19,8 @@ VARIANTS = {
     "base": {},
     "wide windows": {"wine_social": (2, 8), "wine_hedonistic": (4, 9)},
     "scored wine, one-wine Intellectual": {"wine_counts": "scored", "wine_intellectual": (1, 1)},
+    "two Vintage cards": {"max_vintage": 2},
+    "no Vintage card": {"max_vintage": 0},
 }
 
 
@@ -124,12 +126,78 @@ def test_window_maximum_is_the_direct_maximum(base, variant):
             continue
         for g in range(4):
             sc = g * E.BT_SCR
-            cap = scr[sc + 1]
-            dp = sc + 2
-            bw = dp + E.BT_WMAX + 1
+            cap = scr[sc + E.BTS_CAP]
             lo, hi = tb.bt[E.BT_LO + g], tb.bt[E.BT_HI + g]
-            for cw in range(cap + 1):
-                window = [scr[dp + c] for c in range(cap + 1) if lo <= c + cw <= hi]
-                assert scr[bw + cw] == max(window, default=E.BT_NEG), (g, cw)
-                compared += 1
+            for r in range(2):  # the rows without a Vintage card and with at most one
+                dp = sc + E.BTS_DP + r * (E.BT_WMAX + 1)
+                bw = sc + E.BTS_DP + (2 + r) * (E.BT_WMAX + 1)
+                for cw in range(cap + 1):
+                    window = [scr[dp + c] for c in range(cap + 1) if lo <= c + cw <= hi]
+                    assert scr[bw + cw] == max(window, default=E.BT_NEG), (g, r, cw)
+                    compared += 1
     assert compared > 1000
+
+
+HED = 1 << E.T_HEDONISTIC
+
+
+def _hand_worked(base, changes, names, w):
+    """(bound's verdict at each floor 0..30 for Hedonistic, the exact best Hedonistic play
+    holding w or -1) for the base cards ``names`` plus the card ``w``."""
+    scenario, tb = _table(base, changes)
+    index = {c.name: k for k, c in enumerate(scenario.cards)}
+    H = np.sort(np.array([index[n] for n in names], np.int64))
+    k = np.int64(index[w])
+    scr = np.zeros(4 * E.BT_SCR, np.int64)
+    assert G._bound_prep(tb.bt, scr, H, np.int64(len(H)), np.int64(HED))
+    verdicts = [bool(G._bound_may_beat(tb.bt, scr, k, np.int64(HED), np.int64(f)) & HED)
+                for f in range(31)]
+    hand = np.append(H, k)
+    res = np.zeros(E.RES_SIZE, np.int64)
+    best_symposion_nb(hand, np.int64(len(hand)), tb.kinds, tb.rules, np.int64(1 << len(H)),
+                      np.int64(HED), res)
+    return verdicts, (res[E.RES_SCORE] if res[E.RES_TYPE] >= 0 else -1)
+
+
+WINE5 = ["Grapes", "Vines", "Wine Mixed with Water", "Wine Jars"]  # 1 + 1 + 1 + 2 Wine
+
+
+def test_bound_knows_orgy_wants_three_women(base):
+    """Orgy (5H, requires 3+ WC): with two women among the cards no Hedonistic play holds
+    it, whatever the floor; with three, all eight cards and Orgy play for 5 Wine + 2 + 2 + 2
+    (the women's E) + 4 (Komos) + 5 = 20, and the bound lets every floor below 20 through."""
+    two = WINE5 + ["Singers", "Dancers", "Komos", "Shouting"]
+    verdicts, exact = _hand_worked(base, {}, two, "Orgy")
+    assert exact == -1 and not any(verdicts)
+    three = WINE5 + ["Singers", "Dancers", "Komos", "Flutist"]
+    verdicts, exact = _hand_worked(base, {}, three, "Orgy")
+    assert exact == 20 and all(verdicts[:20])
+
+
+def test_bound_knows_drunken_revelry_wants_seven_wine(base):
+    """Drunken Revelry (4H, requires 7+ Wine): 5 Wine among the cards is not enough, so no
+    play holds it; with Overindulgence (3W) for Pleasure the 8 Wine make 8 + 4 (Komos) + 2
+    (Shouting) + 3 (Kottabos) + 4 = 21."""
+    verdicts, exact = _hand_worked(
+        base, {}, WINE5 + ["Komos", "Shouting", "Kottabos", "Pleasure"], "Drunken Revelry")
+    assert exact == -1 and not any(verdicts)
+    verdicts, exact = _hand_worked(
+        base, {}, WINE5 + ["Komos", "Shouting", "Kottabos", "Overindulgence"],
+        "Drunken Revelry")
+    assert exact == 21 and all(verdicts[:21])
+
+
+def test_bound_keeps_to_one_vintage_card(base):
+    """Strong Wine (2W, Vintage) with Fine Wine (Vintage) among the cards: under the base
+    limit of one Vintage card a play holding Strong Wine has only 2 + 1 + 1 = 4 Wine, short of
+    Hedonistic's 5, so none exists; with two allowed, Fine Wine's 1W completes it: 5 Wine + 4
+    (Komos) + 3 (Kottabos) + 2 + 2 + 2 (Shouting, Pleasure, Bad Behavior) = 18."""
+    cards = ["Fine Wine", "Grapes", "Vines", "Komos", "Kottabos", "Shouting", "Pleasure",
+             "Bad Behavior"]
+    verdicts, exact = _hand_worked(base, {}, cards, "Strong Wine")
+    assert exact == -1 and not any(verdicts)
+    verdicts, exact = _hand_worked(base, {"max_vintage": 2}, cards, "Strong Wine")
+    assert exact == 18 and all(verdicts[:18])
+    verdicts, exact = _hand_worked(base, {"max_vintage": 0}, cards, "Grapes")
+    # Without Vintage cards: Grapes, Vines and Grapes make 3 Wine at most: no play.
+    assert exact == -1 and not any(verdicts)

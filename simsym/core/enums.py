@@ -19,7 +19,7 @@ never compiles or loads a kernel. Each layout has a prefix of its own:
 | ``ROW_`` | per-game result row | game_nb |
 | ``AGG_`` | per strategy and kind aggregate of a chunk | game_nb |
 | ``MEMO_`` | per-seat memo of hand searches | game_nb |
-| ``BT_`` | trade-candidate bound table | game_nb |
+| ``BT_``, ``BTR_``, ``BTS_`` | trade-candidate bound table, its rows, its scratch | game_nb |
 
 The search's private layouts (its workspace rows, ``S_``, ``A_``, ``X_``, and its groups
 ``G_``) stay in search_nb, which alone reads them.
@@ -223,21 +223,38 @@ MEMO_RES = MEMO_CVER + 8
 MEMO_SIZE = MEMO_RES + 8 * RES_SIZE
 
 # --- the trade-candidate bound table (``bt``, int64) -----------------------------------------
-# A header, then per (kind, group) a row of BT_W: usable in the group, best value of a usable
-# wineless option (0 if none), number of usable options, their largest counted wine, then
-# (counted wine, value) of each. Groups as in the search: Intellectual twice (without IO
-# cards; with them but no WC/MW), Social, Hedonistic. The state's ``bscr`` holds per group a
-# scratch block of BT_SCR: the base value, the knapsack's wine cap, the knapsack row and, per
-# counted wine of the card to add, the best knapsack value.
+# A header, then per (kind, group) a row of BT_W (the BTR_ columns): usable in the group, best
+# value of a usable wineless option (0 if none), number of usable options, their largest
+# counted wine, whether the kind counts as a woman there, its requirements (women, counted
+# wine), whether it is Vintage, then (counted wine, value) of each usable option. Groups as
+# in the search: Intellectual twice (without IO cards; with them but no WC/MW), Social,
+# Hedonistic. The state's ``bscr`` holds per group a scratch block of BT_SCR (the BTS_
+# offsets): the base value, the knapsack's wine cap, the women the cards may bring, two
+# knapsack rows (no Vintage card; at most one) and, per counted wine of the card to add,
+# each row's best value in the window.
 BT_ON = 0  # 1 when the bound may be used
 BT_LO = 1  # 4 entries: per group
 BT_HI = 5
 BT_BONUS = 9
 BT_MAXCW = 13  # largest counted wine of a usable option of any kind, per group
 BT_BONUS_NAE = 17  # 4 entries: per group the largest bonus of a play that is not all-equal
-BT_TAB = 21
+BT_VMODE = 21  # Vintage in the bound: 0 none may be played, 1 at most one, 2 not bounded
+BT_TAB = 22
 BT_MAY_AE = 1 << 8  # _bound_may_beat: only an all-equal Social play may beat the floor
-BT_W = 4 + 2 * MAX_OPTIONS
+BTR_JOIN = 0
+BTR_NW = 1
+BTR_NO = 2
+BTR_MCW = 3
+BTR_WOMAN = 4
+BTR_REQW = 5
+BTR_REQWINE = 6
+BTR_VINT = 7
+BTR_OPT = 8  # then (counted wine, value) per usable option
+BT_W = BTR_OPT + 2 * MAX_OPTIONS
 BT_WMAX = 64
-BT_SCR = 2 + 2 * (BT_WMAX + 1)
+BTS_BASE = 0
+BTS_CAP = 1
+BTS_WOMEN = 2
+BTS_DP = 3  # 4 rows of BT_WMAX + 1: knapsack without Vintage, with at most one, their maxima
+BT_SCR = BTS_DP + 4 * (BT_WMAX + 1)
 BT_NEG = -(1 << 40)

@@ -43,25 +43,26 @@ from numba import njit
 
 from simsym.core.enums import (
     AGG_DISCARDED, AGG_END, AGG_GD_N, AGG_GD_W, AGG_GIH_N, AGG_GIH_W, AGG_HELD_UNPLAYED_N,
-    AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES,
-    AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
-    BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO, BT_MAXCW, BT_MAY_AE, BT_NEG, BT_ON, BT_SCR, BT_TAB,
-    BT_W, BT_WMAX, CF_AL,
-    CF_DRAW_USABLE, CF_DRAWS, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CS_DISCARDED, CS_DRAWN, CS_END,
-    CS_HELD, CS_OPENING, CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS,
-    DISCARD_SYMPOSIARCH, EV_DISCARD, EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD,
+    AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES, AT_AMPHORAE,
+    AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN, BT_BONUS,
+    BT_BONUS_NAE, BT_HI, BT_LO, BT_MAXCW, BT_MAY_AE, BT_NEG, BT_ON, BT_SCR, BT_TAB, BT_VMODE, BT_W,
+    BT_WMAX, BTR_JOIN, BTR_MCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE, BTR_VINT,
+    BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, CF_AL, CF_DRAW_USABLE, CF_DRAWS, CF_MW,
+    CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WOMAN, CS_DISCARDED,
+    CS_DRAWN, CS_END, CS_HELD, CS_OPENING, CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE,
+    DISCARD_KOMOS, DISCARD_SYMPOSIARCH, EV_DISCARD, EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD,
     EV_RUN_END, EV_SCORE, EV_SIZE, EV_TRADE, EV_TURN, FAM_GREEDY, FAM_PATIENT, FAM_RANDOM,
-    FAM_SPECIALIST, GP_BETWEEN, GP_CHAIN, GP_COMP, GP_DECK_RUNS, GP_DISCARD_LIMIT,
-    GP_HAND_SIZE, GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN, GP_PLAYERS, GP_SEATING, GP_SYMPOSIA,
-    GP_TRADING, GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL, GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV,
-    GS_NPILE, GS_RUNS, GS_SIZE, GS_STALLED, GS_TRADES, GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB,
-    MEMO_OWN, MEMO_RES, MEMO_SIZE, MEMO_VER, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE,
-    OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE, ROW_DEAL, ROW_FIXED,
-    ROW_STALLED, ROW_TRADES, ROW_TURNS, RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS,
-    RULE_IO_BARS_MW, RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM,
-    SEATING_ROTATE, SP_DISCARD_MAX, SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD,
-    SP_LATE_RUN, SP_THRESHOLD, SP_TRADE, SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SRC_AMPHORAE,
-    SRC_ANDRON, SRC_DEAL, SRC_SYMPOSIARCH, WIN_UNITS,
+    FAM_SPECIALIST, GP_BETWEEN, GP_CHAIN, GP_COMP, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_HAND_SIZE,
+    GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN, GP_PLAYERS, GP_SEATING, GP_SYMPOSIA, GP_TRADING,
+    GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL, GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV, GS_NPILE, GS_RUNS,
+    GS_SIZE, GS_STALLED, GS_TRADES, GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_RES,
+    MEMO_SIZE, MEMO_VER, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK,
+    RES_SCORE, RES_SIZE, RES_TYPE, ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES, ROW_TURNS,
+    RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_IO_BARS_MW, RULE_MAX_VINTAGE,
+    RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM, SEATING_ROTATE, SP_DISCARD_MAX,
+    SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_THRESHOLD, SP_TRADE,
+    SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SRC_AMPHORAE, SRC_ANDRON, SRC_DEAL, SRC_SYMPOSIARCH,
+    WIN_UNITS,
 )
 from simsym.core.enums import (
     FAM_LOOKAHEAD, GS_LA_F0, GS_LA_NF, GS_LA_PEND, GS_LA_Q, GS_LA_QG, GS_LA_QH, GS_LA_QI,
@@ -576,6 +577,7 @@ def bound_table_nb(kinds, rules, bt):
         bt[BT_BONUS_NAE + g] = max(beq, 0) if g == 2 else 0
         if bt[BT_HI + g] < 0:
             on = 0
+    bt[BT_VMODE] = min(max(rules[RULE_MAX_VINTAGE], 0), 2)
     iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
     wine_scored = rules[RULE_WINE_SCORED] != 0
     for k in range(K):
@@ -601,16 +603,23 @@ def bound_table_nb(kinds, rules, bt):
                     cw = sw if wine_scored else pw
                     if cw < 0:
                         on = 0
-                    bt[row + 4 + 2 * no] = cw
-                    bt[row + 5 + 2 * no] = val
+                    bt[row + BTR_OPT + 2 * no] = cw
+                    bt[row + BTR_OPT + 1 + 2 * no] = val
                     no += 1
                     mcw = max(mcw, cw)
                     if cw == 0:
                         nw = max(nw, val)
-            bt[row] = 1 if no > 0 else 0
-            bt[row + 1] = nw
-            bt[row + 2] = no
-            bt[row + 3] = mcw
+            bt[row + BTR_JOIN] = 1 if no > 0 else 0
+            bt[row + BTR_NW] = nw
+            bt[row + BTR_NO] = no
+            bt[row + BTR_MCW] = mcw
+            # Women as the search counts them: a WC card, or an MW card outside group 1
+            # (Intellectual with IO cards, where no MW card may be a woman).
+            bt[row + BTR_WOMAN] = 1 if no > 0 and (
+                kinds[k, CF_WOMAN] != 0 or (kinds[k, CF_MW] != 0 and g != 1)) else 0
+            bt[row + BTR_REQW] = kinds[k, CF_REQ_WOMEN]
+            bt[row + BTR_REQWINE] = kinds[k, CF_REQ_WINE]
+            bt[row + BTR_VINT] = 1 if kinds[k, CF_VINTAGE] != 0 else 0
             bt[BT_MAXCW + g] = max(bt[BT_MAXCW + g], mcw)
     bt[BT_ON] = on
 
@@ -621,69 +630,108 @@ def _bound_prep(bt, scr, H, m, types):
     an upper bound on what the other cards add to a play holding it (into the scratch
     ``scr``). A relaxation of the search: each card at most once at a usable option's value,
     the counted wine inside the group's window (a knapsack over the options with wine, every
-    card otherwise counted at its best wineless value or left out), requirements, Vintage and
-    the like ignored. False when the knapsack would be too wide (then no bound is used)."""
+    card otherwise counted at its best wineless value or left out), the container rule and
+    the like ignored. Two rows: plays with no Vintage card (for a Vintage card to add) and
+    with at most one (for any other), under the usual limit of one; a card whose requirement
+    no play of these cards and one more can meet (too few women, or wine out of reach) is
+    left out. False when the knapsack would be too wide (then no bound is used)."""
+    vmode = bt[BT_VMODE]
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
         lo = bt[BT_LO + g]
         hi = bt[BT_HI + g]
-        # Wine beyond what the cards and any one more card can reach never matters.
+        # Wine beyond what the cards and any one more card can reach never matters; nor do
+        # women beyond those they and one more card bring.
         cap = bt[BT_MAXCW + g]
+        women = 0
         for q in range(m):
-            cap += bt[BT_TAB + (H[q] * 4 + g) * BT_W + 3]
+            row = BT_TAB + (H[q] * 4 + g) * BT_W
+            cap += bt[row + BTR_MCW]
+            women += bt[row + BTR_WOMAN]
         cap = min(cap, hi)
         if cap > BT_WMAX:
             return False
         sc = g * BT_SCR
-        dp = sc + 2  # best extra value (over the wineless ones) with counted wine exactly c
-        bw = dp + BT_WMAX + 1
-        scr[sc + 1] = cap
+        dp = sc + BTS_DP  # best extra value (over the wineless ones), counted wine exactly c
+        dp1 = dp + BT_WMAX + 1  # the same, with at most one Vintage card
+        scr[sc + BTS_CAP] = cap
+        scr[sc + BTS_WOMEN] = women
         scr[dp] = 0
         for c in range(1, cap + 1):
             scr[dp + c] = BT_NEG
         base = 0
+        nvint = 0
         for q in range(m):
             row = BT_TAB + (H[q] * 4 + g) * BT_W
-            if bt[row] == 0:
+            if bt[row + BTR_JOIN] == 0 or bt[row + BTR_REQW] > women + 1 \
+                    or bt[row + BTR_REQWINE] > cap:
                 continue
-            nw = bt[row + 1]
+            if bt[row + BTR_VINT] and vmode < 2:
+                nvint += 1
+                continue
+            nw = bt[row + BTR_NW]
             base += nw
-            if bt[row + 3] == 0:
+            if bt[row + BTR_MCW] == 0:
                 continue
-            no = bt[row + 2]
+            no = bt[row + BTR_NO]
             for c in range(cap, 0, -1):
                 b = scr[dp + c]
                 for j in range(no):
-                    cw = bt[row + 4 + 2 * j]
+                    cw = bt[row + BTR_OPT + 2 * j]
                     if cw > 0 and cw <= c and scr[dp + c - cw] > BT_NEG:
-                        v = scr[dp + c - cw] + bt[row + 5 + 2 * j] - nw
+                        v = scr[dp + c - cw] + bt[row + BTR_OPT + 1 + 2 * j] - nw
                         if v > b:
                             b = v
                 scr[dp + c] = b
-        scr[sc] = base
-        # Per wine cw of the card to add, the best knapsack value whose wine c keeps the total
+        scr[sc + BTS_BASE] = base
+        for c in range(cap + 1):
+            scr[dp1 + c] = scr[dp + c]
+        if nvint and vmode == 1:
+            # One Vintage card at any of its options (its whole value: base has none of it).
+            for q in range(m):
+                row = BT_TAB + (H[q] * 4 + g) * BT_W
+                if bt[row + BTR_JOIN] == 0 or bt[row + BTR_VINT] == 0 \
+                        or bt[row + BTR_REQW] > women + 1 or bt[row + BTR_REQWINE] > cap:
+                    continue
+                for j in range(bt[row + BTR_NO]):
+                    cw = bt[row + BTR_OPT + 2 * j]
+                    val = bt[row + BTR_OPT + 1 + 2 * j]
+                    for c in range(cw, cap + 1):
+                        if scr[dp + c - cw] > BT_NEG and scr[dp + c - cw] + val > scr[dp1 + c]:
+                            scr[dp1 + c] = scr[dp + c - cw] + val
+        # Per wine cw of the card to add, each row's best value whose wine c keeps the total
         # in the window: c in [lo - cw, hi - cw] (clamped to 0..cap).
-        if hi - cap >= cap:
-            # No upper end within reach (Hedonistic): as cw grows the range only widens
-            # downwards, so a running maximum walks it once.
-            b = BT_NEG
-            c = cap
-            for cw in range(cap + 1):
-                low = max(0, lo - cw)
-                while c >= low:
-                    if scr[dp + c] > b:
-                        b = scr[dp + c]
-                    c -= 1
-                scr[bw + cw] = b
-        else:
-            for cw in range(cap + 1):
+        for r in range(2):
+            row_ = dp + r * (BT_WMAX + 1)
+            bw = dp + (2 + r) * (BT_WMAX + 1)
+            if hi - cap >= cap:
+                # No upper end within reach (Hedonistic): as cw grows the range only widens
+                # downwards, so a running maximum walks it once.
                 b = BT_NEG
-                for c in range(max(0, lo - cw), min(hi - cw, cap) + 1):
-                    if scr[dp + c] > b:
-                        b = scr[dp + c]
-                scr[bw + cw] = b
+                c = cap
+                for cw in range(cap + 1):
+                    low = max(0, lo - cw)
+                    while c >= low:
+                        if scr[row_ + c] > b:
+                            b = scr[row_ + c]
+                        c -= 1
+                    scr[bw + cw] = b
+            else:
+                for cw in range(cap + 1):
+                    scr[bw + cw] = _window_max(scr, row_, lo - cw, hi - cw, cap)
     return True
+
+
+@njit(**NO_RC)
+def _window_max(scr, dp, c0, c1, cap):
+    """The best knapsack value of the row at dp whose wine c is in [c0, c1] (clamped to
+    0..cap); BT_NEG when none."""
+    b = BT_NEG
+    for c in range(max(0, c0), min(c1, cap) + 1):
+        if scr[dp + c] > b:
+            b = scr[dp + c]
+    return b
 
 
 @njit(**NO_RC)
@@ -691,29 +739,42 @@ def _bound_may_beat(bt, scr, w, types, floor):
     """The types of ``types`` in which a play of the prepared cards plus w, holding w, may
     score above floor by the bound (their type-mask bits; 0: none can), and BT_MAY_AE when
     in Social only an all-equal play may (no other Social play can: then Social's bit is not
-    set). An all-equal play takes the largest bonus, any other at most BT_BONUS_NAE."""
+    set). An all-equal play takes the largest bonus, any other at most BT_BONUS_NAE. A group
+    where w's own requirement cannot be met (too few women; the wine it asks for) is
+    bounded with it: no play there."""
     may = 0
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
         row = BT_TAB + (w * 4 + g) * BT_W
-        if bt[row] == 0:
+        if bt[row + BTR_JOIN] == 0:
             continue
         sc = g * BT_SCR
-        cap = scr[sc + 1]
-        bw = sc + 2 + BT_WMAX + 1
+        if bt[row + BTR_REQW] > scr[sc + BTS_WOMEN] + bt[row + BTR_WOMAN]:
+            continue
+        # The knapsack row of the other cards: none Vintage when w is (at most one in all).
+        r = 0 if bt[row + BTR_VINT] and bt[BT_VMODE] < 2 else 1
+        if bt[row + BTR_VINT] and bt[BT_VMODE] == 0:
+            continue
+        cap = scr[sc + BTS_CAP]
+        dp = sc + BTS_DP + r * (BT_WMAX + 1)
+        bw = sc + BTS_DP + (2 + r) * (BT_WMAX + 1)
         tb_ = _group_type_bit(g)
         if may & tb_:
             continue
-        top = floor - scr[sc] - bt[BT_BONUS + g]
-        top_nae = floor - scr[sc] - bt[BT_BONUS_NAE + g]
-        for j in range(bt[row + 2]):
-            cw = bt[row + 4 + 2 * j]
+        top = floor - scr[sc + BTS_BASE] - bt[BT_BONUS + g]
+        top_nae = floor - scr[sc + BTS_BASE] - bt[BT_BONUS_NAE + g]
+        reqwine = bt[row + BTR_REQWINE]
+        for j in range(bt[row + BTR_NO]):
+            cw = bt[row + BTR_OPT + 2 * j]
             if cw > cap:  # more than the window allows (cap >= any card's wine otherwise)
                 continue
-            b = scr[bw + cw]
+            if reqwine > bt[BT_LO + g]:  # w asks for more wine than the window's floor
+                b = _window_max(scr, dp, reqwine - cw, bt[BT_HI + g] - cw, cap)
+            else:
+                b = scr[bw + cw]
             if b > BT_NEG:
-                v = b + bt[row + 5 + 2 * j]
+                v = b + bt[row + BTR_OPT + 1 + 2 * j]
                 if v > top_nae:
                     may |= tb_
                     break
