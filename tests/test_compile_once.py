@@ -46,7 +46,8 @@ def test_every_entry_point_shares_one_compiled_search(base):
     for wrapper in (search_nb.best_symposion_ws, search_nb.best_symposion_hint_ws,
                     search_nb.best_score_above_ws):
         assert len(_signatures(wrapper)) <= 1, wrapper.__name__
-    # The game kernel: each function compiled on its own, once each.
+    # The game kernel: each function compiled on its own, once each (play_until and
+    # play_game_nb are inlined into their callers, and compiled once more for Python).
     for f in (G.setup, G.deal, G.amphorae_phase, G.record, G.step, G.play_until,
               G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
