@@ -664,8 +664,7 @@ def _bound_prep(bt, scr, H, m, types):
         nvint = 0
         for q in range(m):
             row = BT_TAB + (H[q] * 4 + g) * BT_W
-            if bt[row + BTR_JOIN] == 0 or bt[row + BTR_REQW] > women + 1 \
-                    or bt[row + BTR_REQWINE] > cap:
+            if bt[row + BTR_JOIN] == 0 or not _requirements_reachable(bt, row, women, cap):
                 continue
             if bt[row + BTR_VINT] and vmode < 2:
                 nvint += 1
@@ -692,7 +691,7 @@ def _bound_prep(bt, scr, H, m, types):
             for q in range(m):
                 row = BT_TAB + (H[q] * 4 + g) * BT_W
                 if bt[row + BTR_JOIN] == 0 or bt[row + BTR_VINT] == 0 \
-                        or bt[row + BTR_REQW] > women + 1 or bt[row + BTR_REQWINE] > cap:
+                        or not _requirements_reachable(bt, row, women, cap):
                     continue
                 for j in range(bt[row + BTR_NO]):
                     cw = bt[row + BTR_OPT + 2 * j]
@@ -724,6 +723,14 @@ def _bound_prep(bt, scr, H, m, types):
 
 
 @njit(**NO_RC)
+def _requirements_reachable(bt, row, women, cap):
+    """Whether the requirements of a card of the hand (its bound-table row) may be met by a
+    play of the hand and one more card: women the cards bring (``women``, plus one), Wine
+    within the knapsack's cap."""
+    return bt[row + BTR_REQW] <= women + 1 and bt[row + BTR_REQWINE] <= cap
+
+
+@njit(**NO_RC)
 def _window_max(scr, dp, c0, c1, cap):
     """The best knapsack value of the row at dp whose wine c is in [c0, c1] (clamped to
     0..cap); BT_NEG when none."""
@@ -752,10 +759,10 @@ def _bound_may_beat(bt, scr, w, types, floor):
         sc = g * BT_SCR
         if bt[row + BTR_REQW] > scr[sc + BTS_WOMEN] + bt[row + BTR_WOMAN]:
             continue
-        # The knapsack row of the other cards: none Vintage when w is (at most one in all).
-        r = 0 if bt[row + BTR_VINT] and bt[BT_VMODE] < 2 else 1
         if bt[row + BTR_VINT] and bt[BT_VMODE] == 0:
-            continue
+            continue  # no Vintage card may be played
+        # The knapsack row of the other cards: none Vintage when w is (at most one in all).
+        r = 0 if bt[row + BTR_VINT] and bt[BT_VMODE] == 1 else 1
         cap = scr[sc + BTS_CAP]
         dp = sc + BTS_DP + r * (BT_WMAX + 1)
         bw = sc + BTS_DP + (2 + r) * (BT_WMAX + 1)
