@@ -138,6 +138,30 @@ def _add_card_all(g, kinds, k, split):
 
 
 @njit(cache=True, _nrt=False)
+def social_card(kinds, k, iobm, required):
+    """How a hand card of kind k stands for the Social solvers (this one, social_nb's): 1 it
+    may join a Social play; 0 it may not (not a Social card); -1 it may not but is
+    required, so there is no Social play; UNCOVERED it has a requirement (women, Wine),
+    which they do not answer."""
+    if not (kinds[k, CF_AL + iobm] >> G_SOCIAL) & 1:
+        return -1 if required else 0
+    if kinds[k, CF_REQ_WOMEN] > 0 or kinds[k, CF_REQ_WINE] > 0:
+        return UNCOVERED
+    return 1
+
+
+@njit(cache=True, _nrt=False)
+def may_beat(grid, floor, maxbonus, asum, wcap):
+    """The all-equal first test: whether the (I, H) cells of ``grid`` hold some (W, W), W up
+    to wcap, large enough for an all-equal play to beat the floor (it scores
+    3 W + scored wine beyond bonus wine (at most asum) + maxbonus)."""
+    for w in range(max(0, (floor + 1 - maxbonus - asum + 2) // 3), wcap + 1):
+        if (grid >> np.uint64(9 * w)) & np.uint64(1):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     """The highest score of an all-equal Social play of ``hand[:n]`` scoring strictly more
     than ``floor`` (>= 0), or -1 when there is none: a play whose Intellectual points,
@@ -171,12 +195,11 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     for p in range(n):
         k = hand[p]
         required = (required_mask >> p) & 1 != 0
-        if not (kinds[k, CF_AL + iobm] >> G_SOCIAL) & 1:
-            if required:
-                return np.int64(-1)  # no Social play may hold this required card
+        st = social_card(kinds, k, iobm, required)
+        if st == 0:
             continue
-        if kinds[k, CF_REQ_WOMEN] > 0 or kinds[k, CF_REQ_WINE] > 0:
-            return np.int64(UNCOVERED)
+        if st != 1:
+            return np.int64(st)
         vint = kinds[k, CF_VINTAGE] != 0
         if kinds[k, CF_WM] == 0:
             if vint:
@@ -237,12 +260,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     gall = grid
     for j in range(m):
         gall = gall | _add_card_all(gall, kinds, ws[cards + j * REC], split)
-    wlo = max(0, (floor + 1 - maxbonus - asum + 2) // 3)
-    hit = False
-    for w in range(wlo, wcap + 1):
-        if (gall >> np.uint64(9 * w)) & np.uint64(1):
-            hit = True
-    if not hit:
+    if not may_beat(gall, floor, maxbonus, asum, wcap):
         return np.int64(-1)
     # Suffix maxima of the choices' counted wine, non-Container wine and A3.
     for c in range(3):

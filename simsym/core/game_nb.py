@@ -69,6 +69,7 @@ from simsym.core.enums import (
     GS_LA_QW, GS_LA_QX, GS_LA_QX2,
 )
 from simsym.core.allequal_nb import UNCOVERED, ae_workspace_size, all_equal_above_ws
+from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
     G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
@@ -156,7 +157,8 @@ def new_state(tb, maxev):
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(2 * H, np.int64),
                  np.zeros(RES_SIZE, np.int64),
-                 np.zeros(max(workspace_size(H), ae_workspace_size(H)), np.int64),
+                 np.zeros(max(workspace_size(H), ae_workspace_size(H), social_workspace_size(H)),
+                          np.int64),
                  np.zeros(4 * BT_SCR, np.int64))
 
 
@@ -1077,9 +1079,16 @@ def _attempt_run(tb, s, i, excl):
         sw = -1
         if tw & BT_MAY_AE:
             sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
-            if sw == UNCOVERED:  # the search answers for Social then
+            if sw == UNCOVERED:  # Social is answered below then
                 tw |= _group_type_bit(2)
                 sw = -1
+        if tw & _group_type_bit(2):
+            # Only the score counts here: social_above_ws answers for Social where it covers
+            # the hand, the search otherwise.
+            ss = social_above_ws(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
+            if ss != UNCOVERED:
+                sw = max(sw, ss)
+                tw &= ~_group_type_bit(2)
         if tw & ALL_TYPES:
             sw = max(sw, _above(tb, s, tmp2, m + 1, wbit, tw & ALL_TYPES, max(sw, swstar)))
         if sw > swstar:
