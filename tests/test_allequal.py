@@ -20,7 +20,9 @@ import pytest
 
 from simsym.cards.encode import encode_cards
 from simsym.core import enums as E
-from simsym.core.allequal_nb import UNCOVERED, ae_workspace_size, all_equal_above_ws
+from simsym.core.allequal_nb import (
+    AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_ws,
+)
 from simsym.core.search_nb import best_score_above_ws, workspace_size
 from simsym.rules import RuleOptions, encode_rules
 from simsym.search import Searcher
@@ -212,3 +214,28 @@ def test_random_decks_match_the_search(seed):
                 assert got == _oracle(kinds, enc, hand, req, floor), (seed, list(hand), req,
                                                                       floor)
     assert covered > 100
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_first_test_for_a_hand_plus_one_card_is_sound(cards, variant):
+    """ae_may_beat_with (the first test with the hand's part prepared once, as a trade
+    attempt asks it of each candidate card w) never rules out an all-equal play holding w
+    that scores above the floor (by the search), and rules most cases out."""
+    kinds = encode_cards(cards)
+    rules = encode_rules(VARIANTS[variant])
+    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF_WM]]
+    rng = np.random.default_rng(17)
+    scr = np.zeros(2 * AEP_SIZE, np.int64)
+    ruled_out = possible = 0
+    for _ in range(1500):
+        hand, _, floor = _random_case(rng, len(cards), wine_kinds)
+        w = int(rng.choice(wine_kinds)) if rng.random() < 0.7 else int(rng.integers(len(cards)))
+        ae_prep(hand, np.int64(len(hand)), kinds, rules, scr, np.int64(0))
+        may = ae_may_beat_with(scr, np.int64(0), kinds, rules, np.int64(w), np.int64(floor))
+        full = np.append(hand, w).astype(np.int64)
+        want = _oracle(kinds, rules, full, 1 << len(hand), floor)
+        if not may:
+            assert want == -1, (list(hand), w, floor)
+            ruled_out += 1
+        possible += want >= 0
+    assert ruled_out > 500 and possible > 20

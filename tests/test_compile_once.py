@@ -13,7 +13,7 @@ from simsym import bench
 from simsym.core import enums as E
 from simsym.core import game_nb as G
 from simsym.core import search_nb
-from simsym.core.allequal_nb import all_equal_above_ws
+from simsym.core.allequal_nb import ae_may_beat_with, ae_prep, all_equal_above_ws
 from simsym.core.social_nb import social_above_ws
 from simsym.engine import play_logged, run_chunk, setup_for
 from simsym.search import Searcher
@@ -53,7 +53,7 @@ def test_every_entry_point_shares_one_compiled_search(base):
               G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
               G._hsearch_a, G._search_a, G._ae_above_a, all_equal_above_ws,
-              social_above_ws):
+              social_above_ws, ae_prep, ae_may_beat_with):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.

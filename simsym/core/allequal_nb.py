@@ -224,9 +224,6 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         elif not required:
             _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
             nc += 1
-        bwb = 0
-        bx = 0
-        bs = 0
         cont = kinds[k, CF_CONTAINER] != 0
         for o in range(kinds[k, CF_NOPT]):
             base = CF_OPT + o * OPT_SIZE
@@ -238,9 +235,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             wb = sw if bonus_scored else pw
             _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + 2 * wb, wb, o, 1)
             nc += 1
-            bwb = max(bwb, wb)
-            bx = max(bx, wb - cw)
-            bs = max(bs, sw - wb)
+        bwb, bx, bs = _wine_facts(kinds, k, wine_scored, bonus_scored)
         ws[r + 1] = nc
         wsum += bwb
         asum += bs
@@ -347,6 +342,91 @@ def _choice(ws, r, c, cw, ncw, vint, a3, wb, opt, must):
     ws[q + C_WB] = wb
     ws[q + C_OPT] = opt
     ws[q + C_MUST] = must
+
+
+
+
+# The first test for a hand plus one card, with the hand's part computed once (a trade
+# attempt asks it of each candidate card w for the same hand minus one card): ae_prep writes
+# these at scr[at:], ae_may_beat_with answers for H + w.
+AEP_GRID = 0  # the (I, H) cells of the hand's Social cards, each optional, in any option
+AEP_WSUM = 1  # bonus wine: every wine-capable card's largest, ...
+AEP_XSUM = 2  # ... its largest beyond counted wine (every such card but a Vintage one, ...
+AEP_XVINT = 3  # ... whose largest is this one, under a limit of one Vintage card)
+AEP_ASUM = 4  # scored wine beyond bonus wine, every card's largest
+AEP_SIZE = 5
+
+
+@njit(cache=True, _nrt=False)
+def _wine_facts(kinds, k, wine_scored, bonus_scored):
+    """Over the wine options of card kind k: the largest bonus wine, the largest bonus wine
+    beyond counted wine, the largest scored wine beyond bonus wine (0 when it has none)."""
+    bwb = 0
+    bx = 0
+    bs = 0
+    for o in range(kinds[k, CF_NOPT]):
+        base = CF_OPT + o * OPT_SIZE
+        pw = kinds[k, base + OPT_WINE]
+        sw = kinds[k, base + OPT_WINE_SCORED]
+        if pw <= 0 and sw <= 0:
+            continue
+        cw = sw if wine_scored else pw
+        wb = sw if bonus_scored else pw
+        bwb = max(bwb, wb)
+        bx = max(bx, wb - cw)
+        bs = max(bs, sw - wb)
+    return bwb, bx, bs
+
+
+@njit(cache=True, _nrt=False)
+def _ae_add(scr, at, kinds, k, rf, must):
+    """Card kind k into the first test's sums at scr[at:] (optional unless ``must``)."""
+    g = np.uint64(scr[at + AEP_GRID])
+    g2 = _add_card_all(g, kinds, k, rf.either_split)
+    scr[at + AEP_GRID] = np.int64(g2 if must else g | g2)
+    if kinds[k, CF_WM] != 0:
+        bwb, bx, bs = _wine_facts(kinds, k, rf.wine_scored, rf.bonus_wine_scored)
+        scr[at + AEP_WSUM] += bwb
+        scr[at + AEP_ASUM] += bs
+        if kinds[k, CF_VINTAGE] != 0 and rf.max_vint <= 1:
+            scr[at + AEP_XVINT] = max(scr[at + AEP_XVINT], bx)
+        else:
+            scr[at + AEP_XSUM] += bx
+
+
+@njit(cache=True, _nrt=False)
+def ae_prep(hand, n, kinds, rules, scr, at):
+    """The first test's part for the cards hand[:n] (none of them required), at scr[at:]
+    (AEP_SIZE entries)."""
+    rf = _rule_facts(rules)
+    for c in range(AEP_SIZE):
+        scr[at + c] = 0
+    scr[at + AEP_GRID] = 1  # (I, H) = (0, 0)
+    for p in range(n):
+        k = hand[p]
+        if (kinds[k, CF_AL + rf.iobm] >> G_SOCIAL) & 1:
+            _ae_add(scr, at, kinds, k, rf, False)
+
+
+@njit(cache=True, _nrt=False)
+def ae_may_beat_with(scr, at, kinds, rules, w, floor):
+    """False when no all-equal Social play of the prepared cards and card kind w, holding w,
+    can score above ``floor``: all_equal_above_ws's first test, on cells that hold every such
+    play's (every card optional in any option, w played). True when one may, or when the
+    test cannot tell (W possibly beyond the grid)."""
+    rf = _rule_facts(rules)
+    if not (kinds[w, CF_AL + rf.iobm] >> G_SOCIAL) & 1:
+        return False  # no Social play may hold w
+    t = at + AEP_SIZE  # the prepared sums plus w, just after them
+    for c in range(AEP_SIZE):
+        scr[t + c] = scr[at + c]
+    _ae_add(scr, t, kinds, w, rf, True)
+    hi = rules[RULE_WINE_HI + T_SOCIAL]
+    vint = scr[t + AEP_XVINT] if rf.max_vint > 0 else 0
+    wcap = min(scr[t + AEP_WSUM], hi + scr[t + AEP_XSUM] + vint)
+    if wcap > W_MAX:
+        return True
+    return may_beat(np.uint64(scr[t + AEP_GRID]), floor, rf.maxbonus, scr[t + AEP_ASUM], wcap)
 
 
 assert 9 * W_MAX < 63  # the cell (W, W) and every other below the int64 sign bit

@@ -68,7 +68,9 @@ from simsym.core.enums import (
     FAM_LOOKAHEAD, GS_LA_F0, GS_LA_NF, GS_LA_PEND, GS_LA_Q, GS_LA_QG, GS_LA_QH, GS_LA_QI,
     GS_LA_QW, GS_LA_QX, GS_LA_QX2,
 )
-from simsym.core.allequal_nb import UNCOVERED, ae_workspace_size, all_equal_above_ws
+from simsym.core.allequal_nb import (
+    AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_ws,
+)
 from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
@@ -119,7 +121,8 @@ State = namedtuple("State", (
     "tmp", "tmp2", "tmp3", "order", "inplay", "queue",  # int64 scratch of a hand or two
     "res",  # int64 (RES_SIZE,): a search result
     "sws",  # the search's workspace (and all_equal_above_ws's)
-    "bscr",  # int64 (4 * BT_SCR,): the trade bound's scratch
+    "bscr",  # int64 (4 * BT_SCR + 2 * AEP_SIZE,): the trade bound's scratch (BSCR_AE on:
+    #          the all-equal first test's, allequal_nb.ae_prep)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
 
@@ -137,6 +140,9 @@ def deck_size(copies):
     for k in range(copies.shape[0]):
         D += copies[k]
     return D
+
+
+BSCR_AE = 4 * BT_SCR  # where the all-equal first test's sums start in a state's bscr
 
 
 @njit(**WITH_RC)
@@ -159,7 +165,7 @@ def new_state(tb, maxev):
                  np.zeros(RES_SIZE, np.int64),
                  np.zeros(max(workspace_size(H), ae_workspace_size(H), social_workspace_size(H)),
                           np.int64),
-                 np.zeros(4 * BT_SCR, np.int64))
+                 np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64))
 
 
 @njit(**WITH_RC)
@@ -1060,6 +1066,7 @@ def _attempt_run(tb, s, i, excl):
     found = 0
     wstar = _no_card()
     swstar = S
+    ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
     for r in range(cand.shape[0]):
         if found >= tc:
             break
@@ -1078,10 +1085,16 @@ def _attempt_run(tb, s, i, excl):
         tmp2[m] = w  # H - x + w (w last: the search sorts its own copy)
         sw = -1
         if tw & BT_MAY_AE:
-            sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
-            if sw == UNCOVERED:  # Social is answered below then
-                tw |= _group_type_bit(2)
-                sw = -1
+            # all_equal_above_ws's first test, with H - x's part once per attempt: most
+            # candidates end here.
+            if not ae_ready:
+                ae_prep(tmp2, m, tb.kinds, tb.rules, bscr, np.int64(BSCR_AE))
+                ae_ready = True
+            if ae_may_beat_with(bscr, np.int64(BSCR_AE), tb.kinds, tb.rules, w, swstar):
+                sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
+                if sw == UNCOVERED:  # Social is answered below then
+                    tw |= _group_type_bit(2)
+                    sw = -1
         if tw & _group_type_bit(2):
             # Only the score counts here: social_above_ws answers for Social where it covers
             # the hand, the search otherwise.

@@ -45,7 +45,9 @@ from simsym.core.enums import (
     MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
     RULE_WINE_LO, T_SOCIAL,
 )
-from simsym.core.allequal_nb import UNCOVERED, W_MAX, _add, _add_card_all, may_beat, social_card
+from simsym.core.allequal_nb import (
+    UNCOVERED, W_MAX, _add, _add_card_all, _wine_facts, may_beat, social_card,
+)
 from simsym.core.search_nb import U, _fold, _has_sum, _rule_facts
 
 E_MAX = 120  # E points of a hand the subset-sum bitsets (sums 0..127) hold
@@ -190,9 +192,6 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             nc += 1
         cont = kinds[k, CF_CONTAINER] != 0
         emax = 0
-        bwb = 0
-        bx = 0
-        bs = 0
         for o in range(nopt):
             base = CF_OPT + o * OPT_SIZE
             pw = kinds[k, base + OPT_WINE]
@@ -209,9 +208,7 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + ci + ch + ce,
                     sw + 2 * wb, ci, ch, ce)
             nc += 1
-            bwb = max(bwb, wb)
-            bx = max(bx, wb - cw)
-            bs = max(bs, sw - wb)
+        bwb, bx, bs = _wine_facts(kinds, k, wine_scored, bonus_scored)
         etot += emax
         wsum += bwb
         asum += bs
