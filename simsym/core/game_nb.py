@@ -74,7 +74,7 @@ from simsym.core.allequal_nb import (
 from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
-    G_TYPE, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
+    G_TYPE, U, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
 )
 
 # Reference counting. numba increfs every array of a record when a function it has not
@@ -643,70 +643,70 @@ def _bound_prep(bt, scr, H, m, types):
     with at most one (for any other), under the usual limit of one; a card whose requirement
     no play of these cards and one more can meet (too few women, or wine out of reach) is
     left out. False when the knapsack would be too wide (then no bound is used)."""
-    vmode = bt[BT_VMODE]
+    vmode = bt[U(BT_VMODE)]
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
-        lo = bt[BT_LO + g]
-        hi = bt[BT_HI + g]
+        lo = bt[U(BT_LO + g)]
+        hi = bt[U(BT_HI + g)]
         # Wine beyond what the cards and any one more card can reach never matters; nor do
         # women beyond those they and one more card bring.
-        cap = bt[BT_MAXCW + g]
+        cap = bt[U(BT_MAXCW + g)]
         women = 0
         for q in range(m):
             row = BT_TAB + (H[q] * 4 + g) * BT_W
-            cap += bt[row + BTR_MCW]
-            women += bt[row + BTR_WOMAN]
+            cap += bt[U(row + BTR_MCW)]
+            women += bt[U(row + BTR_WOMAN)]
         cap = min(cap, hi)
         if cap > BT_WMAX:
             return False
         sc = g * BT_SCR
         dp = sc + BTS_DP  # best extra value (over the wineless ones), counted wine exactly c
         dp1 = dp + BT_WMAX + 1  # the same, with at most one Vintage card
-        scr[sc + BTS_CAP] = cap
-        scr[sc + BTS_WOMEN] = women
-        scr[dp] = 0
+        scr[U(sc + BTS_CAP)] = cap
+        scr[U(sc + BTS_WOMEN)] = women
+        scr[U(dp)] = 0
         for c in range(1, cap + 1):
-            scr[dp + c] = BT_NEG
+            scr[U(dp + c)] = BT_NEG
         base = 0
         nvint = 0
         for q in range(m):
             row = BT_TAB + (H[q] * 4 + g) * BT_W
-            if bt[row + BTR_JOIN] == 0 or not _requirements_reachable(bt, row, women, cap):
+            if bt[U(row + BTR_JOIN)] == 0 or not _requirements_reachable(bt, row, women, cap):
                 continue
-            if bt[row + BTR_VINT] and vmode < 2:
+            if bt[U(row + BTR_VINT)] and vmode < 2:
                 nvint += 1
                 continue
-            nw = bt[row + BTR_NW]
+            nw = bt[U(row + BTR_NW)]
             base += nw
-            if bt[row + BTR_MCW] == 0:
+            if bt[U(row + BTR_MCW)] == 0:
                 continue
-            no = bt[row + BTR_NO]
+            no = bt[U(row + BTR_NO)]
             for c in range(cap, 0, -1):
-                b = scr[dp + c]
+                b = scr[U(dp + c)]
                 for j in range(no):
-                    cw = bt[row + BTR_OPT + 2 * j]
-                    if cw > 0 and cw <= c and scr[dp + c - cw] > BT_NEG:
-                        v = scr[dp + c - cw] + bt[row + BTR_OPT + 1 + 2 * j] - nw
+                    cw = bt[U(row + BTR_OPT + 2 * j)]
+                    if cw > 0 and cw <= c and scr[U(dp + c - cw)] > BT_NEG:
+                        v = scr[U(dp + c - cw)] + bt[U(row + BTR_OPT + 1 + 2 * j)] - nw
                         if v > b:
                             b = v
-                scr[dp + c] = b
-        scr[sc + BTS_BASE] = base
+                scr[U(dp + c)] = b
+        scr[U(sc + BTS_BASE)] = base
         for c in range(cap + 1):
-            scr[dp1 + c] = scr[dp + c]
+            scr[U(dp1 + c)] = scr[U(dp + c)]
         if nvint and vmode == 1:
             # One Vintage card at any of its options (its whole value: base has none of it).
             for q in range(m):
                 row = BT_TAB + (H[q] * 4 + g) * BT_W
-                if bt[row + BTR_JOIN] == 0 or bt[row + BTR_VINT] == 0 \
+                if bt[U(row + BTR_JOIN)] == 0 or bt[U(row + BTR_VINT)] == 0 \
                         or not _requirements_reachable(bt, row, women, cap):
                     continue
-                for j in range(bt[row + BTR_NO]):
-                    cw = bt[row + BTR_OPT + 2 * j]
-                    val = bt[row + BTR_OPT + 1 + 2 * j]
+                for j in range(bt[U(row + BTR_NO)]):
+                    cw = bt[U(row + BTR_OPT + 2 * j)]
+                    val = bt[U(row + BTR_OPT + 1 + 2 * j)]
                     for c in range(cw, cap + 1):
-                        if scr[dp + c - cw] > BT_NEG and scr[dp + c - cw] + val > scr[dp1 + c]:
-                            scr[dp1 + c] = scr[dp + c - cw] + val
+                        if scr[U(dp + c - cw)] > BT_NEG and scr[U(dp + c - cw)] + val > scr[U(dp1 + c)]:
+                            scr[U(dp1 + c)] = scr[U(dp + c - cw)] + val
         # Per wine cw of the card to add, each row's best value whose wine c keeps the total
         # in the window: c in [lo - cw, hi - cw] (clamped to 0..cap).
         for r in range(2):
@@ -720,13 +720,13 @@ def _bound_prep(bt, scr, H, m, types):
                 for cw in range(cap + 1):
                     low = max(0, lo - cw)
                     while c >= low:
-                        if scr[row_ + c] > b:
-                            b = scr[row_ + c]
+                        if scr[U(row_ + c)] > b:
+                            b = scr[U(row_ + c)]
                         c -= 1
-                    scr[bw + cw] = b
+                    scr[U(bw + cw)] = b
             else:
                 for cw in range(cap + 1):
-                    scr[bw + cw] = _window_max(scr, row_, lo - cw, hi - cw, cap)
+                    scr[U(bw + cw)] = _window_max(scr, row_, lo - cw, hi - cw, cap)
     return True
 
 
@@ -735,7 +735,7 @@ def _requirements_reachable(bt, row, women, cap):
     """Whether the requirements of a card of the hand (its bound-table row) may be met by a
     play of the hand and one more card: women the cards bring (``women``, plus one), Wine
     within the knapsack's cap."""
-    return bt[row + BTR_REQW] <= women + 1 and bt[row + BTR_REQWINE] <= cap
+    return bt[U(row + BTR_REQW)] <= women + 1 and bt[U(row + BTR_REQWINE)] <= cap
 
 
 @njit(**NO_RC)
@@ -744,8 +744,8 @@ def _window_max(scr, dp, c0, c1, cap):
     0..cap); BT_NEG when none."""
     b = BT_NEG
     for c in range(max(0, c0), min(c1, cap) + 1):
-        if scr[dp + c] > b:
-            b = scr[dp + c]
+        if scr[U(dp + c)] > b:
+            b = scr[U(dp + c)]
     return b
 
 
@@ -762,34 +762,34 @@ def _bound_may_beat(bt, scr, w, types, floor):
         if not (types & _group_type_bit(g)):
             continue
         row = BT_TAB + (w * 4 + g) * BT_W
-        if bt[row + BTR_JOIN] == 0:
+        if bt[U(row + BTR_JOIN)] == 0:
             continue
         sc = g * BT_SCR
-        if bt[row + BTR_REQW] > scr[sc + BTS_WOMEN] + bt[row + BTR_WOMAN]:
+        if bt[U(row + BTR_REQW)] > scr[U(sc + BTS_WOMEN)] + bt[U(row + BTR_WOMAN)]:
             continue
-        if bt[row + BTR_VINT] and bt[BT_VMODE] == 0:
+        if bt[U(row + BTR_VINT)] and bt[U(BT_VMODE)] == 0:
             continue  # no Vintage card may be played
         # The knapsack row of the other cards: none Vintage when w is (at most one in all).
-        r = 0 if bt[row + BTR_VINT] and bt[BT_VMODE] == 1 else 1
-        cap = scr[sc + BTS_CAP]
+        r = 0 if bt[U(row + BTR_VINT)] and bt[U(BT_VMODE)] == 1 else 1
+        cap = scr[U(sc + BTS_CAP)]
         dp = sc + BTS_DP + r * (BT_WMAX + 1)
         bw = sc + BTS_DP + (2 + r) * (BT_WMAX + 1)
         tb_ = _group_type_bit(g)
         if may & tb_:
             continue
-        top = floor - scr[sc + BTS_BASE] - bt[BT_BONUS + g]
-        top_nae = floor - scr[sc + BTS_BASE] - bt[BT_BONUS_NAE + g]
-        reqwine = bt[row + BTR_REQWINE]
-        for j in range(bt[row + BTR_NO]):
-            cw = bt[row + BTR_OPT + 2 * j]
+        top = floor - scr[U(sc + BTS_BASE)] - bt[U(BT_BONUS + g)]
+        top_nae = floor - scr[U(sc + BTS_BASE)] - bt[U(BT_BONUS_NAE + g)]
+        reqwine = bt[U(row + BTR_REQWINE)]
+        for j in range(bt[U(row + BTR_NO)]):
+            cw = bt[U(row + BTR_OPT + 2 * j)]
             if cw > cap:  # more than the window allows (cap >= any card's wine otherwise)
                 continue
-            if reqwine > bt[BT_LO + g]:  # w asks for more wine than the window's floor
-                b = _window_max(scr, dp, reqwine - cw, bt[BT_HI + g] - cw, cap)
+            if reqwine > bt[U(BT_LO + g)]:  # w asks for more wine than the window's floor
+                b = _window_max(scr, dp, reqwine - cw, bt[U(BT_HI + g)] - cw, cap)
             else:
-                b = scr[bw + cw]
+                b = scr[U(bw + cw)]
             if b > BT_NEG:
-                v = b + bt[row + BTR_OPT + 1 + 2 * j]
+                v = b + bt[U(row + BTR_OPT + 1 + 2 * j)]
                 if v > top_nae:
                     may |= tb_
                     break
