@@ -705,8 +705,9 @@ def _bound_prep(bt, scr, H, m, types):
                     cw = bt[U(row + BTR_OPT + 2 * j)]
                     val = bt[U(row + BTR_OPT + 1 + 2 * j)]
                     for c in range(cw, cap + 1):
-                        if scr[U(dp + c - cw)] > BT_NEG and scr[U(dp + c - cw)] + val > scr[U(dp1 + c)]:
-                            scr[U(dp1 + c)] = scr[U(dp + c - cw)] + val
+                        b = scr[U(dp + c - cw)]
+                        if b > BT_NEG and b + val > scr[U(dp1 + c)]:
+                            scr[U(dp1 + c)] = b + val
         # Per wine cw of the card to add, each row's best value whose wine c keeps the total
         # in the window: c in [lo - cw, hi - cw] (clamped to 0..cap).
         for r in range(2):

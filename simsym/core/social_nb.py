@@ -148,12 +148,12 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             continue
         if st != 1:
             return np.int64(st)  # a required card outside Social (-1), or UNCOVERED
-        vint = kinds[k, CF_VINTAGE] != 0
-        nopt = kinds[k, CF_NOPT]
-        if kinds[k, CF_WM] == 0 and not vint and nopt == 1:
-            ci = kinds[k, CF_OPT + OPT_I]
-            ch = kinds[k, CF_OPT + OPT_H]
-            ce = kinds[k, CF_OPT + OPT_E]
+        vint = kinds[U(k), U(CF_VINTAGE)] != 0
+        nopt = kinds[U(k), U(CF_NOPT)]
+        if kinds[U(k), U(CF_WM)] == 0 and not vint and nopt == 1:
+            ci = kinds[U(k), U(CF_OPT + OPT_I)]
+            ch = kinds[U(k), U(CF_OPT + OPT_H)]
+            ce = kinds[U(k), U(CF_OPT + OPT_E)]
             v = ci + ch + ce
             fv += v
             fi += ci
@@ -171,17 +171,17 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
                 continue
             for j in range(nk):  # a kind seen before: one more copy
                 q = kl + j * K_SIZE
-                if ws[q + K_V] == v and ws[q + K_I] == ci and ws[q + K_H] == ch \
-                        and ws[q + K_E] == ce:
-                    ws[q + K_N] += 1
+                if ws[U(q + K_V)] == v and ws[U(q + K_I)] == ci and ws[U(q + K_H)] == ch \
+                        and ws[U(q + K_E)] == ce:
+                    ws[U(q + K_N)] += 1
                     break
             else:
                 q = kl + nk * K_SIZE
-                ws[q + K_V] = v
-                ws[q + K_I] = ci
-                ws[q + K_H] = ch
-                ws[q + K_E] = ce
-                ws[q + K_N] = 1
+                ws[U(q + K_V)] = v
+                ws[U(q + K_I)] = ci
+                ws[U(q + K_H)] = ch
+                ws[U(q + K_E)] = ce
+                ws[U(q + K_N)] = 1
                 nk += 1
             continue
         # A walked card: its choices.
@@ -190,15 +190,15 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         if not required:
             _choice(ws, r, nc, 0, 0, 0, 0, 0, 0, 0, 0)
             nc += 1
-        cont = kinds[k, CF_CONTAINER] != 0
+        cont = kinds[U(k), U(CF_CONTAINER)] != 0
         emax = 0
         for o in range(nopt):
             base = CF_OPT + o * OPT_SIZE
-            pw = kinds[k, base + OPT_WINE]
-            sw = kinds[k, base + OPT_WINE_SCORED]
-            ci = kinds[k, base + OPT_I]
-            ch = kinds[k, base + OPT_H]
-            ce = kinds[k, base + OPT_E]
+            pw = kinds[U(k), U(base + OPT_WINE)]
+            sw = kinds[U(k), U(base + OPT_WINE_SCORED)]
+            ci = kinds[U(k), U(base + OPT_I)]
+            ch = kinds[U(k), U(base + OPT_H)]
+            ce = kinds[U(k), U(base + OPT_E)]
             emax = max(emax, ce)
             if pw <= 0 and sw <= 0:
                 pw = 0
@@ -218,7 +218,7 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             xsum += bx
         g = _add_card_all(grid, kinds, k, rf.either_split)
         grid = g if required else grid | g
-        ws[r] = nc
+        ws[U(r)] = nc
         m += 1
     if m == 0:
         return np.int64(-1)  # no wine: no Social play (the window starts at 1 or more)
@@ -226,16 +226,16 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         return np.int64(UNCOVERED)
     # Suffix maxima of the choices' counted wine, non-Container wine, points and A3.
     for c in range(SFX):
-        ws[sfx + SFX * m + c] = 0
+        ws[U(sfx + SFX * m + c)] = 0
     for j in range(m - 1, -1, -1):
         r = j * REC
         s = sfx + SFX * j
         for c in range(SFX):
             col = C_CW if c == 0 else (C_NCW if c == 1 else (C_V if c == 2 else C_A3))
             b = 0
-            for x in range(ws[r]):
-                b = max(b, ws[r + 1 + x * C_SIZE + col])
-            ws[s + c] = ws[s + SFX + c] + b
+            for x in range(ws[U(r)]):
+                b = max(b, ws[U(r + 1 + x * C_SIZE + col)])
+            ws[U(s + c)] = ws[U(s + SFX + c)] + b
     # An all-equal play scores A3 + maxbonus with A3 = 3 W + scored wine beyond bonus wine
     # (at most asum): unless some (W, W) cell reachable by any play has W large enough to beat
     # the floor, there is none (W beyond the grid: not tested).
@@ -256,7 +256,7 @@ def _walk(ws, walk, sfx, kl, xl, nk, m, lo, hi, need, max_vint, split, beq, maxb
           ae, fv, fi, fh, fe, flo, fhi, alo, ahi, best):
     """Depth-first over the walked cards' choices: the best score above ``best`` of a finished
     configuration with every wineless card, or leaving some out for a bonus. The sums of the
-    choices taken are kept as they go (added going down, taken off coming back); ws[walk + d]
+    choices taken are kept as they go (added going down, taken off coming back); ws[U(walk + d)]
     is the choice taken at depth d. UNCOVERED when the sets to leave out are too many."""
     cw = 0
     ncw = 0
@@ -356,7 +356,7 @@ def _reach(ws, walk, kl, xl, nk, m, split, maxbonus, t, i, h, e, flo, fhi, alo, 
 
 @njit(cache=True, _nrt=False)
 def _x_list(ws, kl, xl, nk, split, maxbonus, flo, fhi):
-    """List, after ws[xl], the sets of wineless cards worth 1 to maxbonus - 1 that may be left
+    """List, after ws[U(xl)], the sets of wineless cards worth 1 to maxbonus - 1 that may be left
     out (as copies per kind; sets alike in what they take away and the E items they keep
     once). How many, or -2 when more than XMAX, or more than XVEC vectors to try."""
     nx = 0
@@ -435,13 +435,13 @@ def _split_reaches(ws, walk, m, split, d, e, blo, bhi):
 
 @njit(cache=True, _nrt=False)
 def _choice(ws, r, c, cw, ncw, vint, v, a3, ci, ch, ce):
-    """Write choice c of the walked card whose record starts at ws[r]."""
+    """Write choice c of the walked card whose record starts at ws[U(r)]."""
     q = r + 1 + c * C_SIZE
-    ws[q + C_CW] = cw
-    ws[q + C_NCW] = ncw
-    ws[q + C_VINT] = vint
-    ws[q + C_V] = v
-    ws[q + C_A3] = a3
-    ws[q + C_I] = ci
-    ws[q + C_H] = ch
-    ws[q + C_E] = ce
+    ws[U(q + C_CW)] = cw
+    ws[U(q + C_NCW)] = ncw
+    ws[U(q + C_VINT)] = vint
+    ws[U(q + C_V)] = v
+    ws[U(q + C_A3)] = a3
+    ws[U(q + C_I)] = ci
+    ws[U(q + C_H)] = ch
+    ws[U(q + C_E)] = ce
