@@ -256,7 +256,7 @@ def _walk(ws, walk, sfx, kl, xl, nk, m, lo, hi, need, max_vint, split, beq, maxb
           ae, fv, fi, fh, fe, flo, fhi, alo, ahi, best):
     """Depth-first over the walked cards' choices: the best score above ``best`` of a finished
     configuration with every wineless card, or leaving some out for a bonus. The sums of the
-    choices taken are kept as they go (added going down, taken off coming back); ws[U(walk + d)]
+    choices taken are kept as they go (added going down, taken off coming back); ws[walk + d]
     is the choice taken at depth d. UNCOVERED when the sets to leave out are too many."""
     cw = 0
     ncw = 0
@@ -356,7 +356,7 @@ def _reach(ws, walk, kl, xl, nk, m, split, maxbonus, t, i, h, e, flo, fhi, alo, 
 
 @njit(cache=True, _nrt=False)
 def _x_list(ws, kl, xl, nk, split, maxbonus, flo, fhi):
-    """List, after ws[U(xl)], the sets of wineless cards worth 1 to maxbonus - 1 that may be left
+    """List, after ws[xl], the sets of wineless cards worth 1 to maxbonus - 1 that may be left
     out (as copies per kind; sets alike in what they take away and the E items they keep
     once). How many, or -2 when more than XMAX, or more than XVEC vectors to try."""
     nx = 0
@@ -435,7 +435,7 @@ def _split_reaches(ws, walk, m, split, d, e, blo, bhi):
 
 @njit(cache=True, _nrt=False)
 def _choice(ws, r, c, cw, ncw, vint, v, a3, ci, ch, ce):
-    """Write choice c of the walked card whose record starts at ws[U(r)]."""
+    """Write choice c of the walked card whose record starts at ws[r]."""
     q = r + 1 + c * C_SIZE
     ws[U(q + C_CW)] = cw
     ws[U(q + C_NCW)] = ncw
