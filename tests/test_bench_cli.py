@@ -44,16 +44,19 @@ def test_bench_table_reports_targets():
 def test_the_million_run_peak_is_its_own():
     """The peak RSS the bench gives for its `simsym run` is that run's (its largest process),
     not the largest of every process the bench started before: with the cold-compile
-    figures on, that was the compile's (~500 MB)."""
+    figures on, that was the compile's (~500 MB).
+
+    The run itself may compile its kernels (a fresh clone has no cache): that peaks near
+    500 MB, so the earlier child is made far larger (1.5 GiB) and the bound sits between."""
     import subprocess
     import sys
 
     from simsym.bench import million_figures
     from simsym.scenario import BASE_SCENARIO
 
-    # An earlier child of this process that peaks at ~400 MB.
-    touch = "b = bytearray(400 << 20); b[::4096] = b'x' * len(b[::4096])"
+    # An earlier child of this process that peaks at ~1.5 GiB.
+    touch = "b = bytearray(1536 << 20); b[::4096] = b'x' * len(b[::4096])"
     subprocess.run([sys.executable, "-c", touch], check=True)
     figs = million_figures(BASE_SCENARIO, games=200)
     assert figs["million_games"] == 200 and figs["million_wall_s"] > 0
-    assert 20 < figs["million_peak_rss_mb"] < 350, figs
+    assert 20 < figs["million_peak_rss_mb"] < 1200, figs
