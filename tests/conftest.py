@@ -42,3 +42,39 @@ def chromium_path():
         path = shutil.which("chromium")
     assert path, "apt-get installed no chromium"
     return path
+
+
+# --- the bounds-checked kernels, compiled while the rest of the suite runs ----------------
+
+BOUNDSCHECK_TEST = "test_boundscheck.py::test_kernels_stay_in_bounds"
+_boundscheck = {}
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """When the bounds-checked test is selected, start its runs now (in the background, see
+    tests/boundscheck_job.py) and move it to the end, so it waits for them last."""
+    chosen = [it for it in items if it.nodeid.endswith(BOUNDSCHECK_TEST)]
+    if not chosen or config.getoption("collectonly"):
+        return
+    items[:] = [it for it in items if it not in chosen] + chosen
+    _start_boundscheck()
+
+
+def _start_boundscheck():
+    if "job" not in _boundscheck:
+        from boundscheck_job import BoundsCheckJob
+        from test_boundscheck import STEPS
+
+        _boundscheck["job"] = BoundsCheckJob(STEPS)
+    return _boundscheck["job"]
+
+
+@pytest.fixture(scope="session")
+def boundscheck_job():
+    return _start_boundscheck()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    job = _boundscheck.pop("job", None)
+    if job is not None:
+        job.stop()
