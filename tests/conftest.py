@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from simsym.scenario import BASE_SCENARIO, load_scenario
