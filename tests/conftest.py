@@ -49,6 +49,7 @@ BOUNDSCHECK_TEST = "test_boundscheck.py::test_kernels_stay_in_bounds"
 _boundscheck = {}
 
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected (make test-quick: not run)
 def pytest_collection_modifyitems(session, config, items):
     """When the bounds-checked test is selected, start its runs now (in the background, see
     tests/boundscheck_job.py) and move it to the end, so it waits for them last."""
