@@ -17,7 +17,9 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   (and their I/H/E totals) are listed once per search, not once per leaf.
 * The depth-first walk over the enumerated cards prunes on wine (too much, or too little left
   to reach the window), Vintage, the non-Container rule and on a score bound (strictly below the
-  best found, so tie-breaks are unaffected); the walk order is the canonical one.
+  best found, so tie-breaks are unaffected). It tries each card's options before leaving it
+  out, which finds high scores early and prunes more; an exact tie (same score, cards and
+  kinds) goes to the play a walk in canonical order (left out first) meets first.
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
@@ -34,7 +36,8 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   simsym.cards.encode), not recomputed per call.
 
 Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
-list of card kinds, then type order intellectual, social, hedonistic.
+list of card kinds, then type order intellectual, social, hedonistic, then the canonical
+walk's order (per sorted card: left out, then its options in order).
 
 The parts, in the order ``_best_core`` runs them:
 
@@ -44,12 +47,13 @@ The parts, in the order ``_best_core`` runs them:
 * ``_group_bounds``: the (type, mode) groups still possible, each one's score bound and
   largest wine.
 * per group, best bound first: ``_card_states`` sorts the cards into fixed free cards, optional
-  free cards (Social) and enumerated cards, whose states (left out, or each option) it writes
-  into ``w.st`` (``_option_states``); it returns the group's ``Group`` record. ``_walk`` then
-  walks the enumerated cards' states depth first; at a leaf, ``_leaf`` (Intellectual,
-  Hedonistic) or ``_social_leaf`` (tries the exclusion sets of optional free cards, listed by
-  ``_x_build``) compares the play with the best (a ``Best`` record, ``_better``). When the
-  group's walk found a new best, ``_record`` keeps its options.
+  free cards (Social) and enumerated cards, whose states (each option, then left out) it
+  writes into ``w.st`` (``_option_states``); it returns the group's ``Group`` record.
+  ``_walk`` then walks the enumerated cards' states depth first; at a leaf, ``_leaf``
+  (Intellectual, Hedonistic) or ``_social_leaf`` (tries the exclusion sets of optional free
+  cards, listed by ``_x_build``) compares the play with the best (a ``Best`` record,
+  ``_cmp_play``; an exact tie by ``_walk_order``). When the group's walk found a new best,
+  ``_record`` keeps its options.
 * ``_write_result``: the answer into ``res``, with the E split and the woman flags.
 """
 
@@ -296,18 +300,38 @@ def _kinds_cmp(hs, a, b, n):
 
 
 @njit(cache=True, _nrt=False)
-def _better(hs, n, score, cnt, mask, g, tie_wins, best):
-    """Canonical order: is the play (score, cnt cards, mask, group g) better than ``best``?
-    Exact ties go to the earlier (type, mode) group; within a group the caller says
-    (``tie_wins``) whether the new play comes first in the canonical walk."""
+def _cmp_play(hs, n, score, cnt, mask, g, best):
+    """Canonical order: 1 when the play (score, cnt cards, mask, group g) is better than
+    ``best``, -1 when worse, 0 on an exact tie within the same group (the caller breaks it by
+    the canonical walk order, _walk_order). Exact ties between groups go to the earlier
+    (type, mode) group."""
     if score != best.score:
-        return score > best.score
+        return 1 if score > best.score else -1
     if cnt != best.n:
-        return cnt < best.n
+        return 1 if cnt < best.n else -1
     c = _kinds_cmp(hs, mask, best.mask, n)
     if c != 0:
-        return c < 0
-    return g < best.g or (g == best.g and tie_wins)
+        return -c
+    if g != best.g:
+        return 1 if g < best.g else -1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _walk_order(w, m):
+    """-1, 0 or 1 as the walk's current states (w.ch) come before, are or come after the best
+    play's (w.bch) in the canonical order: depth by depth, a card left out before its options,
+    its options in order. (The walk itself visits each card's options first and leaving it out
+    last, which finds high scores early and so prunes more; ties are broken by this order, so
+    the answer is the one a walk in canonical order finds first.)"""
+    for j in range(m):
+        a = w.ch[U(j)]
+        b = w.bch[U(j)]
+        if a != b:
+            ra = a if w.st[U(j), U(a), S_IN] else -1
+            rb = b if w.st[U(j), U(b), S_IN] else -1
+            return -1 if ra < rb else 1
+    return 0
 
 
 @njit(cache=True)
@@ -764,7 +788,7 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
                 pmask |= bit
                 np_ += 1
             continue
-        # An enumerated card: its states (left out unless required, then each option).
+        # An enumerated card: its states (each option, then left out unless required).
         # Leaving it out cannot make the best play when adding it to any legal play keeps
         # the play legal and adds points: outside Social (whose bonus may want a card
         # out), with the group's wine ceiling out of reach, for a card with no Vintage and
@@ -804,15 +828,11 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
 
 @njit(cache=True, inline='always')
 def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
-    """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (left out when
-    ``may_out``, then each option of the usable-options mask ``okm``), their count in w.ns
+    """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (each option of
+    the usable-options mask ``okm``, then left out when ``may_out``), their count in w.ns
     and its best value, largest counted and non-Container wine in w.rv, w.rc, w.rn."""
     st = w.st
     ns = 0
-    if may_out:
-        for c in range(S_COLS):
-            st[U(j), 0, c] = 0
-        ns = 1
     cont = kinds[U(k), CF_CONTAINER]
     vint = kinds[U(k), CF_VINTAGE]
     reqw = kinds[U(k), CF_REQ_WOMEN]
@@ -858,6 +878,10 @@ def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
         bc = max(bc, cw)
         bn = max(bn, ncw)
         ns += 1
+    if may_out:  # left out: the last state (see _walk_order)
+        for c in range(S_COLS):
+            st[U(j), U(ns), c] = 0
+        ns += 1
     w.ns[U(j)] = ns
     w.rv[U(j)] = bv
     w.rc[U(j)] = bc
@@ -866,7 +890,8 @@ def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
 
 @njit(cache=True, inline='always')
 def _walk(w, n, kinds, rf, grp, best):
-    """Depth-first walk over the enumerated cards' states in canonical order, pruning on wine
+    """Depth-first walk over the enumerated cards' states (options first, left out last; ties
+    are broken in canonical order, see _walk_order), pruning on wine
     (too much, or too little left to reach the window), Vintage and the score bound; each
     leaf that meets the requirements goes to _leaf or _social_leaf. Returns the best play."""
     m = grp.m
@@ -955,7 +980,8 @@ def _leaf(w, n, grp, p0, p1, best):
     if score == best.score and cnt > best.n:
         return best
     mask = _played(w, grp.m, grp.free_mask)
-    if _better(w.hs, n, score, cnt, mask, grp.g, False, best):
+    c = _cmp_play(w.hs, n, score, cnt, mask, grp.g, best)
+    if c > 0 or (c == 0 and _walk_order(w, grp.m) < 0):
         _keep_choices(w, grp.m)
         return Best(score, cnt, mask, grp.g)
     return best
@@ -1071,7 +1097,13 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
         for j in range(np_):
             if (xcur >> j) & 1:
                 mask &= ~(np.int64(1) << w.ppos[U(j)])
-        if _better(w.hs, n, score, cnt, mask, grp.g, found and xcur < best_xs, best):
+        c = _cmp_play(w.hs, n, score, cnt, mask, grp.g, best)
+        if c == 0:
+            # An exact tie with a play of this group: the one the canonical walk meets first
+            # (within this leaf, the exclusion set of the smaller bitmask).
+            o = _walk_order(w, grp.m)
+            c = -o if o != 0 else (1 if found and xcur < best_xs else -1)
+        if c > 0:
             best = Best(score, cnt, mask, grp.g)
             found = True
             best_xs = xcur

@@ -52,7 +52,7 @@ from simsym.core.search_nb import U, _fold, _has_sum, _rule_facts
 
 E_MAX = 120  # E points of a hand the subset-sum bitsets (sums 0..127) hold
 
-# Per walked card, its choices: left out (unless required), then each option.
+# Per walked card, its choices: each option, then left out (unless required).
 C_CW = 0  # counted wine (for the window)
 C_NCW = 1  # counted wine from a non-Container card
 C_VINT = 2  # 1 when it plays a Vintage card
@@ -184,12 +184,10 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
                 ws[U(q + K_N)] = 1
                 nk += 1
             continue
-        # A walked card: its choices.
+        # A walked card: its choices (its options, then left out unless required: high scores
+        # first, so the bounds prune more; only the best score counts, in any order).
         r = m * REC
         nc = 0
-        if not required:
-            _choice(ws, r, nc, 0, 0, 0, 0, 0, 0, 0, 0)
-            nc += 1
         cont = kinds[U(k), U(CF_CONTAINER)] != 0
         emax = 0
         for o in range(nopt):
@@ -207,6 +205,9 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             wb = sw if bonus_scored else pw
             _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + ci + ch + ce,
                     sw + 2 * wb, ci, ch, ce)
+            nc += 1
+        if not required:
+            _choice(ws, r, nc, 0, 0, 0, 0, 0, 0, 0, 0)
             nc += 1
         bwb, bx, bs = _wine_facts(kinds, k, wine_scored, bonus_scored)
         etot += emax
