@@ -17,9 +17,10 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   (and their I/H/E totals) are listed once per search, not once per leaf.
 * The depth-first walk over the enumerated cards prunes on wine (too much, or too little left
   to reach the window), Vintage, the non-Container rule and on a score bound (strictly below the
-  best found, so tie-breaks are unaffected). It tries each card's options before leaving it
-  out, which finds high scores early and prunes more; an exact tie (same score, cards and
-  kinds) goes to the play a walk in canonical order (left out first) meets first.
+  best found, so tie-breaks are unaffected). It tries each card's options (highest value
+  first) before leaving it out, which finds high scores early and prunes more; an exact tie
+  (same score, cards and kinds) goes to the play a walk in canonical order (left out first,
+  then the options in order) meets first.
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
@@ -321,15 +322,16 @@ def _cmp_play(hs, n, score, cnt, mask, g, best):
 def _walk_order(w, m):
     """-1, 0 or 1 as the walk's current states (w.ch) come before, are or come after the best
     play's (w.bch) in the canonical order: depth by depth, a card left out before its options,
-    its options in order. (The walk itself visits each card's options first and leaving it out
-    last, which finds high scores early and so prunes more; ties are broken by this order, so
-    the answer is the one a walk in canonical order finds first.)"""
+    its options in option order. (The walk itself visits each card's options first, the highest
+    value first, and leaving it out last, which finds high scores early and so prunes more;
+    ties are broken by this order, so the answer is the one a walk in canonical order finds
+    first.)"""
     for j in range(m):
         a = w.ch[U(j)]
         b = w.bch[U(j)]
         if a != b:
-            ra = a if w.st[U(j), U(a), S_IN] else -1
-            rb = b if w.st[U(j), U(b), S_IN] else -1
+            ra = w.st[U(j), U(a), S_OPT] if w.st[U(j), U(a), S_IN] else -1
+            rb = w.st[U(j), U(b), S_OPT] if w.st[U(j), U(b), S_IN] else -1
             return -1 if ra < rb else 1
     return 0
 
@@ -828,8 +830,9 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
 
 @njit(cache=True, inline='always')
 def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
-    """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (each option of
-    the usable-options mask ``okm``, then left out when ``may_out``), their count in w.ns
+    """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (the options of
+    the usable-options mask ``okm``, highest value first, then left out when ``may_out``),
+    their count in w.ns
     and its best value, largest counted and non-Container wine in w.rv, w.rc, w.rn."""
     st = w.st
     ns = 0
@@ -865,7 +868,13 @@ def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
             se = ce
         ncw = 0 if cont else cw
         val = sw + ci + ch + ce
-        s = st[U(j), U(ns)]
+        # Kept in decreasing value (stable): high scores first (ties: _walk_order).
+        q = ns
+        while q > 0 and (st[U(j), U(q - 1), S_P0] >> 3 * LANE) < val:
+            for c in range(S_COLS):
+                st[U(j), U(q), c] = st[U(j), U(q - 1), c]
+            q -= 1
+        s = st[U(j), U(q)]
         s[S_IN] = 1
         s[S_OPT] = o
         s[S_E] = se
@@ -890,10 +899,11 @@ def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
 
 @njit(cache=True, inline='always')
 def _walk(w, n, kinds, rf, grp, best):
-    """Depth-first walk over the enumerated cards' states (options first, left out last; ties
-    are broken in canonical order, see _walk_order), pruning on wine
-    (too much, or too little left to reach the window), Vintage and the score bound; each
-    leaf that meets the requirements goes to _leaf or _social_leaf. Returns the best play."""
+    """Depth-first walk over the enumerated cards' states (options first, highest value
+    first, left out last; ties are broken in canonical order, see _walk_order), pruning on
+    wine (too much, or too little left to reach the window), Vintage and the score bound;
+    each leaf that meets the requirements goes to _leaf or _social_leaf. Returns the best
+    play."""
     m = grp.m
     lo_w = grp.lo_w
     hi_w = grp.hi_w
