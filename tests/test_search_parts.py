@@ -1,13 +1,15 @@
-"""The search kernel's parts that no play-level test reaches directly: the workspace layout and
-the subset-sum check for large totals."""
+"""The search kernel's parts that no play-level test reaches directly: the workspace layout,
+the subset-sum check for large totals and which copy of a card an exact tie plays."""
 
 import random
 
 import numpy as np
 import pytest
 
+from simsym.cards.encode import encode_cards
 from simsym.core import search_nb as S
-from simsym.core.enums import MAX_HAND
+from simsym.core.enums import MAX_HAND, RES_MASK, RES_SCORE, RES_SIZE, T_INTELLECTUAL
+from simsym.rules import encode_rules
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 9, 17, 40, MAX_HAND])
@@ -49,3 +51,24 @@ def test_large_subset_sums_match_a_set_of_sums():
         arr = np.array(items + [0], np.int64)
         for x in {0, 1, 63, 64, 65, 127, 128, total, total - 1, rng.randint(0, total + 5)}:
             assert S._has_sum_slow(arr, len(items), x, bits) == _reachable(items, x), (items, x)
+
+
+@pytest.mark.parametrize("hand, mask", [
+    (["Wine Jars", "Grapes", "Wine Jars"], 0b110),
+    (["Wine Jars", "Wine Jars", "Grapes"], 0b110),
+    (["Grapes", "Wine Jars", "Wine Jars"], 0b101),
+])
+def test_a_tie_between_copies_goes_to_the_canonical_walks_first_play(base, hand, mask):
+    """Worked by hand: an Intellectual play needs exactly 3 Wine, so one Wine Jars (2W) and
+    the Grapes (1W) score 3, with either copy of Wine Jars: the same score, cards and kinds.
+    The canonical walk goes over the hand sorted by kind (copies in hand order) and leaves a
+    card out before playing it, so it meets the play with the second copy first, and that
+    copy's hand position is in the answer. The kernel walks a card's options before leaving it
+    out, so it meets the other play first; the tie-break (_walk_order) must still answer the
+    second copy."""
+    kinds, rules = encode_cards(base.cards), encode_rules(base.rules)
+    res = np.zeros(RES_SIZE, np.int64)
+    codes = np.array([base.cards.lookup(c) for c in hand], np.int64)
+    S.best_symposion_nb(codes, len(codes), kinds, rules, 0, 1 << T_INTELLECTUAL, res)
+    assert res[RES_SCORE] == 3
+    assert res[RES_MASK] == mask

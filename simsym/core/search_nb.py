@@ -832,8 +832,8 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
 def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
     """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (the options of
     the usable-options mask ``okm``, highest value first, then left out when ``may_out``),
-    their count in w.ns
-    and its best value, largest counted and non-Container wine in w.rv, w.rc, w.rn."""
+    their count in w.ns and its best value, largest counted and non-Container wine in w.rv,
+    w.rc, w.rn."""
     st = w.st
     ns = 0
     cont = kinds[U(k), CF_CONTAINER]
