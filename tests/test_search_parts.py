@@ -1,14 +1,18 @@
 """The search kernel's parts that no play-level test reaches directly: the workspace layout,
-the subset-sum check for large totals and which copy of a card an exact tie plays."""
+the subset-sum check for large totals, which copy of a card an exact tie plays and the
+play-only result the engine reads."""
 
 import random
 
 import numpy as np
 import pytest
+from numba import njit
 
 from simsym.cards.encode import encode_cards
 from simsym.core import search_nb as S
-from simsym.core.enums import MAX_HAND, RES_MASK, RES_SCORE, RES_SIZE, T_INTELLECTUAL
+from simsym.core.enums import (
+    MAX_HAND, RES_MASK, RES_NCARDS, RES_SCORE, RES_SIZE, RES_TYPE, T_INTELLECTUAL,
+)
 from simsym.rules import encode_rules
 
 
@@ -72,3 +76,52 @@ def test_a_tie_between_copies_goes_to_the_canonical_walks_first_play(base, hand,
     S.best_symposion_nb(codes, len(codes), kinds, rules, 0, 1 << T_INTELLECTUAL, res)
     assert res[RES_SCORE] == 3
     assert res[RES_MASK] == mask
+
+
+@njit(cache=True)
+def _three_modes(hands, ns, kinds, rules, reqs, types, floors, full, play, ws):
+    """Per hand: the complete result (best_symposion_hint_ws) into full[i] and the play-only
+    result (best_play_hint_ws) into play[i], which starts as -7 everywhere."""
+    for i in range(hands.shape[0]):
+        S.best_symposion_hint_ws(hands[i], ns[i], kinds, rules, reqs[i], types[i], floors[i],
+                                 full[i], ws)
+        S.best_play_hint_ws(hands[i], ns[i], kinds, rules, reqs[i], types[i], floors[i],
+                            play[i], ws)
+
+
+@pytest.mark.parametrize("deck", ["base", 0, 1, 2])
+def test_the_play_only_result_is_the_complete_results_play(base, deck):
+    """best_play_ws / best_play_hint_ws (the engine's searches) write the same score, type,
+    cards and card count as the complete search, on base and random decks with copies, random
+    required cards, type masks and hints (right and wrong), and leave the rest of ``res`` as
+    it was."""
+    from tests.test_search_random_decks import _deck
+
+    cards = base.cards if deck == "base" else _deck(deck)
+    kinds, rules = encode_cards(cards), encode_rules(base.rules)
+    pool = [k for k, c in enumerate(cards) for _ in range(c.copies)]
+    rng = random.Random(11)
+    N = 3000
+    hands = np.zeros((N, 14), np.int64)
+    ns = np.zeros(N, np.int64)
+    reqs = np.zeros(N, np.int64)
+    types = np.zeros(N, np.int64)
+    floors = np.zeros(N, np.int64)
+    for i in range(N):
+        n = rng.randint(0, 14)
+        hands[i, :n] = rng.sample(pool, n)
+        ns[i] = n
+        reqs[i] = rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) if n else 0
+        types[i] = rng.randint(1, 7)
+        floors[i] = rng.choice([-1, -1, rng.randint(0, 30)])
+    full = np.zeros((N, RES_SIZE), np.int64)
+    play = np.full((N, RES_SIZE), -7, np.int64)
+    ws = np.zeros(S.workspace_size(14), np.int64)
+    _three_modes(hands, ns, kinds, rules, reqs, types, floors, full, play, ws)
+    fields = [RES_SCORE, RES_TYPE, RES_MASK, RES_NCARDS]
+    assert (play[:, fields] == full[:, fields]).all()
+    rest = np.ones(RES_SIZE, bool)
+    rest[fields] = False
+    assert (play[:, rest] == -7).all()
+    # The samples reach plays of every type and plays with no answer.
+    assert set(full[:, RES_TYPE]) == {-1, 0, 1, 2}

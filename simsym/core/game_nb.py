@@ -74,7 +74,7 @@ from simsym.core.allequal_nb import (
 from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
-    G_TYPE, U, best_score_above_ws, best_symposion_hint_ws, best_symposion_ws, workspace_size,
+    G_TYPE, U, best_play_hint_ws, best_play_ws, best_score_above_ws, workspace_size,
 )
 
 # Reference counting. numba increfs every array of a record when a function it has not
@@ -434,10 +434,10 @@ def _above(tb, s, hand, n, req, types, floor):
 @njit(**NO_RC)
 def _search_a(hand, n, kinds, rules, req, types, floor, full, res, sws):
     """The engine's one gateway into the search (each compiled function above the search
-    optimises its code again, so there is one, not one per entry point): the complete
-    result when ``full`` (``floor`` unused), else best_score_above_ws."""
+    optimises its code again, so there is one, not one per entry point): the play when
+    ``full`` (best_play_ws: score, type, mask; ``floor`` unused), else best_score_above_ws."""
     if full:
-        best_symposion_ws(hand, n, kinds, rules, req, types, res, sws)
+        best_play_ws(hand, n, kinds, rules, req, types, res, sws)
         return res[RES_SCORE]
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
@@ -454,7 +454,7 @@ def _hsearch(tb, s, p, types):
     the hand's version (every hand mutation bumps it): (type, score, mask) of the result.
 
     A search with the seat's own types starts from the seat's lower bound on the score (a
-    hint: the answer is the same, see best_symposion_hint_ws) and refreshes the bound."""
+    hint: the answer is the same, see best_play_hint_ws) and refreshes the bound."""
     off = _hsearch_a(tb.kinds, tb.rules, s.hands, s.hn, s.memo, s.sws, p, types)
     r = s.memo[p]
     return Best(r[off + RES_TYPE], r[off + RES_SCORE], r[off + RES_MASK])
@@ -467,11 +467,11 @@ def _hsearch_a(kinds, rules, hands, hn, memo, sws, p, types):
     r = memo[p, off:off + RES_SIZE]
     if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:
         if types == memo[p, MEMO_OWN]:
-            best_symposion_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
-                                   memo[p, MEMO_LB] - 1, r, sws)
+            best_play_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
+                              memo[p, MEMO_LB] - 1, r, sws)
             memo[p, MEMO_LB] = r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
         else:
-            best_symposion_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
+            best_play_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
         memo[p, MEMO_CVER + types] = memo[p, MEMO_VER]
     return off
 

@@ -43,7 +43,7 @@ from simsym.core.game_nb import (
     play_until, record, set_policy, setup, step, swap, trading,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
-from simsym.core.search_nb import best_symposion_ws
+from simsym.core.search_nb import best_play_ws
 
 ROLLOUT_SALT = 0x100C
 WIN_UNITS = 60
@@ -352,8 +352,7 @@ def _symposion(tb, s, lk, a):
     while H[pos] != v:
         pos += 1
     m = _without(H, n, v, lk.buf)
-    best_symposion_ws(lk.buf, m, tb.kinds, tb.rules, np.int64(0), np.int64(ALL_TYPES), s.res,
-                      s.sws)
+    best_play_ws(lk.buf, m, tb.kinds, tb.rules, np.int64(0), np.int64(ALL_TYPES), s.res, s.sws)
     if s.res[RES_TYPE] >= 0:
         mk = s.res[RES_MASK]
         hm = np.int64(0)

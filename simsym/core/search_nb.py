@@ -138,6 +138,12 @@ X_TOO_MANY = -1  # ... when there are more than XCAP (then a leaf enumerates the
 SUM_WORDS = 2 ** 15 // 64  # words of a bitset over every sum of points a hand can hold
 
 U = np.uint64  # an index type numba does not wrap around (see _walk)
+# What _best_core writes into ``res``: only score and type (best_score_above_ws); the play
+# (score, type, cards as a mask over hand positions, their number: all the engine reads);
+# or the complete result (each card's option, E split and woman flag too).
+MODE_SCORE = 0
+MODE_PLAY = 1
+MODE_FULL = 2
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
 G_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)  # per group: the kind's best value, largest wine
@@ -534,7 +540,16 @@ def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
     _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
-               np.int64(-1), np.bool_(True))
+               np.int64(-1), np.int64(MODE_FULL))
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def best_play_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
+    """:func:`best_symposion_ws`, writing only the play: ``res[RES_SCORE]``, ``RES_TYPE``,
+    ``RES_MASK`` and ``RES_NCARDS`` (the same values; the rest of ``res`` is left as it
+    was). What the engine reads, without rebuilding each card's option and E split."""
+    _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
+               np.int64(-1), np.int64(MODE_PLAY))
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -544,13 +559,25 @@ def best_symposion_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floo
     ``floor`` from the start; the best play and its canonical tie-break are unaffected (every
     play of the top score is still visited, in the same order). A wrong hint costs time
     only: when nothing beats it, the full search is run."""
+    _hint_core(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws,
+               np.int64(MODE_FULL))
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def best_play_hint_ws(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws):
+    """:func:`best_symposion_hint_ws` writing only the play, as :func:`best_play_ws`."""
+    _hint_core(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws,
+               np.int64(MODE_PLAY))
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _hint_core(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws, mode):
     req = np.int64(required_mask)
     types = np.int64(type_mask)
     if floor >= 0:
-        if _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(floor),
-                      np.bool_(True)) >= 0:
+        if _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(floor), mode) >= 0:
             return
-    _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), np.bool_(True))
+    _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), mode)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -560,15 +587,15 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
     answer is not -1 it equals the score :func:`best_symposion_ws` would find. Only
     ``res[RES_SCORE]`` and ``res[RES_TYPE]`` are written."""
     return _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
-                      ws, np.int64(floor), np.bool_(False))
+                      ws, np.int64(floor), np.int64(MODE_SCORE))
 
 
 
 @njit(cache=True, _nrt=False)
-def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, full):
+def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, mode):
     """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
-    above it. ``full``: write the complete result into res (else only score and type).
-    Returns the best score found, or -1."""
+    above it. ``mode`` (MODE_*): what it writes into res. Returns the best score found, or
+    -1."""
     # A hand beyond MAX_HAND cards (reachable only with extreme rule options) is searched on
     # its first MAX_HAND positions: result masks are int64 bitmasks over positions.
     n = min(n, MAX_HAND)
@@ -596,18 +623,34 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         if w.rc[0] < grp.lo_w or w.rn[0] < rf.need_ncw:
             continue
         best = _walk(w, n, kinds, rf, grp, best)
-        if best.g == g:  # the next group reuses the walk's rows: keep the options now
-            _record(w, grp.m, n, best.mask)
-    if not full:
+        if best.g == g and mode == MODE_FULL:
+            _record(w, grp.m, n, best.mask)  # the next group reuses the walk's rows
+    if mode != MODE_FULL:
         if best.g == NGROUPS:
             res[RES_TYPE] = -1
             res[RES_SCORE] = 0
+            if mode == MODE_PLAY:
+                res[RES_MASK] = 0
+                res[RES_NCARDS] = 0
             return -1
         res[RES_TYPE] = G_TYPE[best.g]
         res[RES_SCORE] = best.score
+        if mode == MODE_PLAY:
+            res[RES_MASK] = _hand_mask(w.perm, n, best.mask)
+            res[RES_NCARDS] = best.n
         return best.score
     _write_result(w, n, kinds, rules, best, res)
     return best.score if best.g < NGROUPS else -1
+
+
+@njit(cache=True, _nrt=False)
+def _hand_mask(perm, n, mask):
+    """A mask over sorted positions as a mask over hand positions."""
+    out = np.int64(0)
+    for q in range(n):
+        if (mask >> q) & 1:
+            out |= np.int64(1) << perm[U(q)]
+    return out
 
 
 @njit(cache=True, _nrt=False)
