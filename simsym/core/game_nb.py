@@ -1423,7 +1423,7 @@ def play_game_nb(tb, s, g, seed, row):
     return s.sc[GS_NEV]
 
 
-@njit(**WITH_RC)
+@njit(**NO_RC)
 def win_units_nb(scores, P, out):
     best = scores[0]
     for i in range(1, P):
@@ -1436,7 +1436,7 @@ def win_units_nb(scores, P, out):
         out[i] = WIN_UNITS // k if scores[i] == best else 0
 
 
-@njit(**WITH_RC)
+@njit(**NO_RC)
 def accumulate_nb(cs, row, P, agg, scores, units):
     """Add one game's per-seat card stats ``cs`` to the per-strategy aggregate ``agg``."""
     K = cs.shape[1]
@@ -1447,27 +1447,26 @@ def accumulate_nb(cs, row, P, agg, scores, units):
         st = row[ROW_FIXED + P + i]
         u = units[i]
         for k in range(K):
-            c = cs[i, k]
-            if c[CS_HELD] == 0:
+            if cs[i, k, CS_HELD] == 0:
                 continue
-            a = agg[st, k]
-            a[AGG_GIH_N] += 1
-            a[AGG_GIH_W] += u
-            if c[CS_OPENING] > 0:
-                a[AGG_OH_N] += 1
-                a[AGG_OH_W] += u
-            elif c[CS_DRAWN] > 0:
-                a[AGG_GD_N] += 1
-                a[AGG_GD_W] += u
-            a[AGG_PLAYED] += c[CS_PLAYED]
-            if c[CS_PLAYED] > 0:
-                a[AGG_PLAYED_N] += 1
+            agg[st, k, AGG_GIH_N] += 1
+            agg[st, k, AGG_GIH_W] += u
+            if cs[i, k, CS_OPENING] > 0:
+                agg[st, k, AGG_OH_N] += 1
+                agg[st, k, AGG_OH_W] += u
+            elif cs[i, k, CS_DRAWN] > 0:
+                agg[st, k, AGG_GD_N] += 1
+                agg[st, k, AGG_GD_W] += u
+            played = cs[i, k, CS_PLAYED]
+            agg[st, k, AGG_PLAYED] += played
+            if played > 0:
+                agg[st, k, AGG_PLAYED_N] += 1
             else:
-                a[AGG_HELD_UNPLAYED_N] += 1
-            a[AGG_POINTS] += c[CS_POINTS]
-            a[AGG_END] += c[CS_END]
-            a[AGG_DISCARDED] += c[CS_DISCARDED]
-            a[AGG_TRADED] += c[CS_RECEIVED]
+                agg[st, k, AGG_HELD_UNPLAYED_N] += 1
+            agg[st, k, AGG_POINTS] += cs[i, k, CS_POINTS]
+            agg[st, k, AGG_END] += cs[i, k, CS_END]
+            agg[st, k, AGG_DISCARDED] += cs[i, k, CS_DISCARDED]
+            agg[st, k, AGG_TRADED] += cs[i, k, CS_RECEIVED]
 
 
 @njit(**WITH_RC)
