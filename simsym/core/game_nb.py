@@ -1043,73 +1043,78 @@ def _attempt_run(tb, s, i, excl):
     H = s.hands[i]
     tmp = s.tmp
     tmp2 = s.tmp2
+    # The candidates (docs 6.5): the first trade_candidates kinds of the seat's table that
+    # it does not hold and that are not all in the discard pile, into cw[:nc]; cw[half + j]
+    # is 1 when a seat the offer would ask (_offer: another seat but excl, that trades)
+    # holds candidate j.
+    cand = tb.cand_table[s.strat[i]]
+    dcount = s.dcount
+    copies = tb.copies
+    tc = spi[SP_TRADE_CANDIDATES]
+    P = tb.gp[GP_PLAYERS]
+    cw = s.queue
+    half = H.shape[0]  # cw holds 2 x half entries
+    nc = 0
+    nheld = 0
+    for r in range(cand.shape[0]):
+        if nc >= tc:
+            break
+        w = cand[r]
+        if dcount[w] >= copies[w] or _holds(H, n, w):
+            continue
+        held = 0
+        for h in range(P):
+            if h != i and h != excl and tb.strat_params[s.strat[h]][SP_TRADE] \
+                    and _holds(s.hands[h], s.hn[h], w):
+                held = 1
+                break
+        cw[nc] = w
+        cw[half + nc] = held
+        nheld += held
+        nc += 1
+    # The attempt swaps only if its w* (below) is held by a seat it asks: with no candidate
+    # held, it cannot, whatever w* is (and its searches change nothing but scratch).
+    if nheld == 0:
+        return 0
     nr, _, S = _rest_in_discard_order(tb, s, i)
     if nr == 0:
         return 0
     x = tmp[s.order[0]]
     x2 = tmp[s.order[1]] if nr >= 2 else -1
-    # Candidates, best first; the first with the highest score after the swap.
+    # w*: the first candidate with the highest score after the swap, if above S.
     # A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
     # can beat max(S, the best so far), and only a candidate that beats it matters (the
     # attempt fails unless the best exceeds S; a later candidate must be strictly better).
-    # So each candidate is a search with w required and that floor: the same w* and S_w*;
-    # a candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
-    # passed over without a search, which also leaves w* and S_w* as they are.
+    # So each candidate is a search with w required and that floor (_candidate_above); a
+    # candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
+    # passed over without a search.
+    # The held candidates are searched first, in table order: their best (w_h, S_h). When no
+    # held one beats S, w* is none or not held: no swap. Else w* is w_h unless a candidate
+    # not held beats S_h (or ties it, before w_h in table order): then w* is not held, no
+    # swap. So a candidate not held is only asked whether it beats that floor.
     m = _without(H, n, x, tmp2)
-    wbit = np.int64(1) << m
     use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
-    cand = tb.cand_table[s.strat[i]]
-    dcount = s.dcount
-    copies = tb.copies
-    bt = tb.bt
-    bscr = s.bscr
-    tc = spi[SP_TRADE_CANDIDATES]
-    found = 0
-    wstar = _no_card()
-    swstar = S
     ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
-    for r in range(cand.shape[0]):
-        if found >= tc:
-            break
-        w = cand[r]
-        if dcount[w] >= copies[w] or _holds(H, n, w):
+    wstar = _no_card()
+    rstar = nc
+    swstar = S
+    for j in range(nc):
+        if cw[half + j] == 0:
             continue
-        found += 1
-        tw = ti
-        if use_bound:
-            # Only the types whose bound may beat the floor are searched: the others' plays
-            # holding w score at most swstar, so they cannot change the answer. When in
-            # Social only an all-equal play may, all_equal_above_ws answers for Social.
-            tw = _bound_may_beat(bt, bscr, w, ti, swstar)
-            if tw == 0:
-                continue
-        tmp2[m] = w  # H - x + w (w last: the search sorts its own copy)
-        sw = -1
-        if tw & BT_MAY_AE:
-            # all_equal_above_ws's first test, with H - x's part once per attempt: most
-            # candidates end here.
-            if not ae_ready:
-                ae_prep(tmp2, m, tb.kinds, tb.rules, bscr, np.int64(BSCR_AE))
-                ae_ready = True
-            if ae_may_beat_with(bscr, np.int64(BSCR_AE), tb.kinds, tb.rules, w, swstar):
-                sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
-                if sw == UNCOVERED:  # Social is answered below then
-                    tw |= _group_type_bit(2)
-                    sw = -1
-        if tw & _group_type_bit(2):
-            # Only the score counts here: social_above_ws answers for Social where it covers
-            # the hand, the search otherwise.
-            ss = social_above_ws(tmp2, m + 1, tb.kinds, tb.rules, wbit, swstar, s.sws)
-            if ss != UNCOVERED:
-                sw = max(sw, ss)
-                tw &= ~_group_type_bit(2)
-        if tw & ALL_TYPES:
-            sw = max(sw, _above(tb, s, tmp2, m + 1, wbit, tw & ALL_TYPES, max(sw, swstar)))
+        sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], swstar)
         if sw > swstar:
             swstar = sw
-            wstar = w
+            wstar = cw[j]
+            rstar = j
     if wstar < 0:
         return 0
+    for j in range(nc):
+        if cw[half + j] != 0:
+            continue
+        fl = swstar - 1 if j < rstar else swstar
+        sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], fl)
+        if sw > fl:
+            return 0
     r = _offer(tb, s, i, excl, wstar, x, _no_card(), swstar)
     if r != 0:
         return r
@@ -1123,6 +1128,47 @@ def _attempt_run(tb, s, i, excl):
             return 0
         return _offer(tb, s, i, excl, wstar, x, x2, s2)
     return 0
+
+
+@njit(**NO_RC_INLINE)
+def _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, w, floor):
+    """The best score of a play of the seat's own types of H - x (tmp2[:m]) + w holding w,
+    if above ``floor``, else -1; and whether the all-equal first test's sums of H - x are
+    ready in bscr (they are made at the first need, once per attempt)."""
+    bt = tb.bt
+    bscr = s.bscr
+    tw = ti
+    if use_bound:
+        # Only the types whose bound may beat the floor are searched: the others' plays
+        # holding w score at most the floor. When in Social only an all-equal play may,
+        # all_equal_above_ws answers for Social.
+        tw = _bound_may_beat(bt, bscr, w, ti, floor)
+        if tw == 0:
+            return np.int64(-1), ae_ready
+    tmp2[m] = w  # H - x + w (w last: the search sorts its own copy)
+    wbit = np.int64(1) << m
+    sw = np.int64(-1)
+    if tw & BT_MAY_AE:
+        # all_equal_above_ws's first test, with H - x's part once per attempt: most
+        # candidates end here.
+        if not ae_ready:
+            ae_prep(tmp2, m, tb.kinds, tb.rules, bscr, np.int64(BSCR_AE))
+            ae_ready = True
+        if ae_may_beat_with(bscr, np.int64(BSCR_AE), tb.kinds, tb.rules, w, floor):
+            sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
+            if sw == UNCOVERED:  # Social is answered below then
+                tw |= _group_type_bit(2)
+                sw = -1
+    if tw & _group_type_bit(2):
+        # Only the score counts here: social_above_ws answers for Social where it covers
+        # the hand, the search otherwise.
+        ss = social_above_ws(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
+        if ss != UNCOVERED:
+            sw = max(sw, ss)
+            tw &= ~_group_type_bit(2)
+    if tw & ALL_TYPES:
+        sw = max(sw, _above(tb, s, tmp2, m + 1, wbit, tw & ALL_TYPES, max(sw, floor)))
+    return sw, ae_ready
 
 
 @njit(**NO_RC_INLINE)
