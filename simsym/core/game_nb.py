@@ -1108,6 +1108,13 @@ def _attempt_run(tb, s, i, excl):
             rstar = j
     if wstar < 0:
         return 0
+    # Whether w_h's offer would be taken, and by whom, is asked before the candidates not
+    # held (the answers do not depend on each other): when every seat refuses, no swap,
+    # whatever they score. Not when a lookahead seat would be asked (its answer is a query
+    # of its own, made only when the offer is), nor when a refusal leads to an uneven offer.
+    taker, t2 = _first_taker(tb, s, i, excl, wstar, x)
+    if taker == -1 and not (tb.gp[GP_UNEVEN] and x2 >= 0):
+        return 0
     for j in range(nc):
         if cw[half + j] != 0:
             continue
@@ -1115,6 +1122,9 @@ def _attempt_run(tb, s, i, excl):
         sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], fl)
         if sw > fl:
             return 0
+    if taker >= 0:
+        _take_offer(s, i, taker, wstar, x, _no_card(), swstar, t2)
+        return 1
     r = _offer(tb, s, i, excl, wstar, x, _no_card(), swstar)
     if r != 0:
         return r
@@ -1192,11 +1202,38 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
             if t2 == PENDING:
                 return PENDING
         if t2 >= 0:
-            swap(s, i, h, wstar, x, x2)
-            s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
-            s.memo[h, MEMO_LB] = t2  # best_h of the new hand (a lower bound for lookahead)
+            _take_offer(s, i, h, wstar, x, x2, s_new, t2)
             return 1
     return 0
+
+
+@njit(**NO_RC)
+def _first_taker(tb, s, i, excl, wstar, x):
+    """The seat _offer would swap with for x against w* (no x2) when no lookahead seat is
+    asked on the way: (that seat or -1 when every seat asked refuses, its T'); (-2, 0) when
+    a lookahead seat would be asked (its answer is only known through _offer). Changes
+    nothing but the seats' search memos."""
+    P = tb.gp[GP_PLAYERS]
+    for step_ in range(1, P):
+        h = (i + step_) % P
+        if h == excl:
+            continue
+        if not _holds(s.hands[h], s.hn[h], wstar) or not tb.strat_params[s.strat[h]][SP_TRADE]:
+            continue
+        if tb.strat_params[s.strat[h]][SP_FAMILY] == FAM_LOOKAHEAD:
+            return np.int64(-2), np.int64(0)
+        t2 = _accepts(tb, s, h, wstar, x, _no_card())
+        if t2 >= 0:
+            return h, t2
+    return np.int64(-1), np.int64(0)
+
+
+@njit(**NO_RC)
+def _take_offer(s, i, h, wstar, x, x2, s_new, t2):
+    """The swap of an accepted offer, and both seats' new lower bounds."""
+    swap(s, i, h, wstar, x, x2)
+    s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
+    s.memo[h, MEMO_LB] = t2  # best_h of the new hand (a lower bound for lookahead)
 
 
 @njit(**NO_RC)
