@@ -37,12 +37,35 @@ def _hands(scenario, count, size, seed):
         yield np.sort(cards[:size]).astype(np.int64), int(cards[size])
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def _with_io_cards(base):
+    """The base scenario with more IO cards (two kinds of three copies added to the seven
+    single ones), so that the second Intellectual group (IO cards allowed, no WC or MW)
+    wins often."""
+    from simsym.cards.model import CardSet
+    from simsym.cards.notation import parse_notation
+
+    io = [parse_notation("Philosophy", "3I; IO", copies=3),
+          parse_notation("Rhetoric", "1W or 2I; IO", copies=3)]
+    return replace(base, cards=CardSet(list(base.cards) + io))
+
+
+def _is_io(tb, k):
+    return bool(tb.kinds[k, E.CF_IO])
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS) + ["more IO cards"])
 def test_bound_is_never_below_the_best_play_holding_the_candidate(base, variant):
-    scenario, tb = _table(base, VARIANTS[variant])
+    """Also for the second Intellectual group (IO cards allowed, no WC or MW): its best plays
+    hold an IO card."""
+    if variant == "more IO cards":
+        scenario = _with_io_cards(base)
+        tb = setup_for(scenario).table()
+    else:
+        scenario, tb = _table(base, VARIANTS[variant])
     scr = np.zeros(4 * E.BT_SCR, np.int64)
     res = np.zeros(E.RES_SIZE, np.int64)
     checked = 0
+    io_plays = 0  # best plays of the second Intellectual group: holding an IO card
     for i, (H, w) in enumerate(_hands(scenario, 1500, 8, seed=11)):
         types = 1 + i % 7
         if not G._bound_prep(tb.bt, scr, H, len(H), types):
@@ -58,7 +81,10 @@ def test_bound_is_never_below_the_best_play_holding_the_candidate(base, variant)
         t = res[E.RES_TYPE]
         assert may & (1 << t) or (t == E.T_SOCIAL and may & E.BT_MAY_AE), (H, w, types, exact)
         checked += 1
+        hand_io = [_is_io(tb, k) for k in hand]
+        io_plays += any(hand_io[q] for q in range(len(hand)) if (res[E.RES_MASK] >> q) & 1)
     assert checked > 500
+    assert io_plays > (40 if variant == "more IO cards" else 5)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
