@@ -1081,6 +1081,25 @@ def _attempt_run(tb, s, i, excl):
         return 0
     x = tmp[s.order[0]]
     x2 = tmp[s.order[1]] if nr >= 2 else -1
+    # Which seat would take x for each held candidate (_first_taker; the answers do not
+    # depend on the candidates' scores), before any candidate is searched: a swap needs w*
+    # to be one of those taken, so with none, no swap. Kept per candidate: takers[j], its
+    # T' in cw[half + j] - 1 (still nonzero: held). Not when a refusal leads to an uneven
+    # offer, nor for a seat whose answer only a lookahead query gives (-2: unknown).
+    uneven = tb.gp[GP_UNEVEN] != 0 and x2 >= 0
+    takers = s.inplay
+    if not uneven:
+        some = False
+        for j in range(nc):
+            if cw[half + j] == 0:
+                continue
+            tk, t2j = _first_taker(tb, s, i, excl, cw[j], x)
+            takers[j] = tk
+            cw[half + j] = t2j + 1
+            if tk != -1:
+                some = True
+        if not some:
+            return 0
     # w*: the first candidate with the highest score after the swap, if above S.
     # A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
     # can beat max(S, the best so far), and only a candidate that beats it matters (the
@@ -1108,13 +1127,15 @@ def _attempt_run(tb, s, i, excl):
             rstar = j
     if wstar < 0:
         return 0
-    # Whether w_h's offer would be taken, and by whom, is asked before the candidates not
-    # held (the answers do not depend on each other): when every seat refuses, no swap,
-    # whatever they score. Not when a lookahead seat would be asked (its answer is a query
-    # of its own, made only when the offer is), nor when a refusal leads to an uneven offer.
-    taker, t2 = _first_taker(tb, s, i, excl, wstar, x)
-    if taker == -1 and not (tb.gp[GP_UNEVEN] and x2 >= 0):
-        return 0
+    # w_h's taker is known before the candidates not held are asked: when every seat
+    # refuses, no swap, whatever they score.
+    if uneven:
+        taker, t2 = _first_taker(tb, s, i, excl, wstar, x)
+    else:
+        taker = takers[rstar]
+        t2 = cw[half + rstar] - 1
+        if taker == -1:
+            return 0
     for j in range(nc):
         if cw[half + j] != 0:
             continue
