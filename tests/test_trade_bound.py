@@ -227,3 +227,23 @@ def test_bound_keeps_to_one_vintage_card(base):
     verdicts, exact = _hand_worked(base, {"max_vintage": 0}, cards, "Grapes")
     # Without Vintage cards: Grapes, Vines and Grapes make 3 Wine at most: no play.
     assert exact == -1 and not any(verdicts)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_no_play_for_want_of_wine_only_when_the_search_finds_none(base, variant):
+    """_may_play (the engine skips a search when it says False) says False only for hands
+    without a legal play of those types, and does so for most small hands without one."""
+    scenario, tb = _table(base, VARIANTS[variant])
+    res = np.zeros(E.RES_SIZE, np.int64)
+    rng = np.random.default_rng(21)
+    deck = np.repeat(np.arange(len(scenario.cards)), [c.copies for c in scenario.cards])
+    said_no = without = 0
+    for i in range(3000):
+        hand = rng.permutation(deck)[:1 + i % 9].astype(np.int64)
+        types = 1 + i % 7
+        best_symposion_nb(hand, len(hand), tb.kinds, tb.rules, 0, types, res)
+        may = G._may_play(tb.bt, hand, np.int64(len(hand)), np.int64(types))
+        assert may or res[E.RES_TYPE] < 0, (hand, types)
+        without += res[E.RES_TYPE] < 0
+        said_no += not may
+    assert without > 500 and said_no > without // 2

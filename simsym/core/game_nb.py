@@ -57,7 +57,8 @@ from simsym.core.enums import (
     GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL, GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV, GS_NPILE, GS_RUNS,
     GS_SIZE, GS_STALLED, GS_TRADES, GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_RES,
     MEMO_SIZE, MEMO_VER, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK,
-    RES_SCORE, RES_SIZE, RES_TYPE, ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES, ROW_TURNS,
+    RES_NCARDS, RES_SCORE, RES_SIZE, RES_TYPE, ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES,
+    ROW_TURNS,
     RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_IO_BARS_MW, RULE_MAX_VINTAGE,
     RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM, SEATING_ROTATE, SP_DISCARD_MAX,
     SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_THRESHOLD, SP_TRADE,
@@ -455,18 +456,26 @@ def _hsearch(tb, s, p, types):
 
     A search with the seat's own types starts from the seat's lower bound on the score (a
     hint: the answer is the same, see best_play_hint_ws) and refreshes the bound."""
-    off = _hsearch_a(tb.kinds, tb.rules, s.hands, s.hn, s.memo, s.sws, p, types)
+    off = _hsearch_a(tb.kinds, tb.rules, tb.bt, s.hands, s.hn, s.memo, s.sws, p, types)
     r = s.memo[p]
     return Best(r[off + RES_TYPE], r[off + RES_SCORE], r[off + RES_MASK])
 
 
 @njit(**NO_RC)
-def _hsearch_a(kinds, rules, hands, hn, memo, sws, p, types):
+def _hsearch_a(kinds, rules, bt, hands, hn, memo, sws, p, types):
     """The search of _hsearch; returns where its result row starts in memo[p]."""
     off = MEMO_RES + types * RES_SIZE
     r = memo[p, off:off + RES_SIZE]
     if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:
-        if types == memo[p, MEMO_OWN]:
+        if not _may_play(bt, hands[p], hn[p], types):
+            # What best_play_ws writes for a hand without a legal play.
+            r[RES_TYPE] = -1
+            r[RES_SCORE] = 0
+            r[RES_MASK] = 0
+            r[RES_NCARDS] = 0
+            if types == memo[p, MEMO_OWN]:
+                memo[p, MEMO_LB] = 0
+        elif types == memo[p, MEMO_OWN]:
             best_play_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
                               memo[p, MEMO_LB] - 1, r, sws)
             memo[p, MEMO_LB] = r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
@@ -729,6 +738,27 @@ def _bound_prep(bt, scr, H, m, types):
                 for cw in range(cap + 1):
                     scr[U(bw + cw)] = _window_max(scr, row_, lo - cw, hi - cw, cap)
     return True
+
+
+@njit(**NO_RC)
+def _may_play(bt, H, n, types):
+    """False when the cards H[:n] hold no legal play of ``types`` for want of wine: in every
+    group of those types the largest counted wine of all its cards together is below the
+    window (a hand that has just played often has a card or two). True when some group may
+    reach its window (or the bound table is off): then only a search can tell."""
+    if bt[U(BT_ON)] == 0:
+        return True
+    for g in range(4):
+        if not (types & _group_type_bit(g)):
+            continue
+        tot = 0
+        for q in range(n):
+            row = BT_TAB + (H[q] * 4 + g) * BT_W
+            if bt[U(row + BTR_JOIN)]:
+                tot += bt[U(row + BTR_MCW)]
+        if tot >= bt[U(BT_LO + g)]:
+            return True
+    return False
 
 
 @njit(**NO_RC)
@@ -1323,7 +1353,7 @@ def _accepts(tb, s, h, w, x, x2):
         if T2 < 0:
             return -1
     else:
-        T2 = _search(tb, s, tmp, m, _no_req(), th)
+        T2 = _search(tb, s, tmp, m, _no_req(), th) if _may_play(tb.bt, tmp, m, th) else 0
     if sph[SP_FAMILY] == FAM_RANDOM:
         return T2 if T2 >= T else -1
     return T2 if T2 > T or (T2 == T and gift >= keep[w]) else -1
