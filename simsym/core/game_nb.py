@@ -1111,36 +1111,40 @@ def _attempt_run(tb, s, i, excl):
         return 0
     x = tmp[s.order[0]]
     x2 = tmp[s.order[1]] if nr >= 2 else -1
-    # Which seat would take x for each held candidate (_first_taker; the answers do not
-    # depend on the candidates' scores), before any candidate is searched: a swap needs w*
-    # to be one of those taken, so with none, no swap. Kept per candidate: takers[j], its
-    # T' in cw[half + j] - 1 (still nonzero: held). Not when a refusal leads to an uneven
-    # offer, nor for a seat whose answer only a lookahead query gives (-2: unknown).
-    uneven = tb.gp[GP_UNEVEN] != 0 and x2 >= 0
-    takers = s.inplay
-    if not uneven:
-        some = False
-        for j in range(nc):
-            if cw[half + j] == 0:
-                continue
-            tk, t2j = _first_taker(tb, s, i, excl, cw[j], x)
-            takers[j] = tk
-            cw[half + j] = t2j + 1
-            if tk != -1:
-                some = True
-        if not some:
-            return 0
-    # w*: the first candidate with the highest score after the swap, if above S.
+    # w*: the first candidate with the highest score after the swap, if above S; the seat
+    # asks for it only then, and swaps only if a seat takes x for it.
     # A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
     # can beat max(S, the best so far), and only a candidate that beats it matters (the
     # attempt fails unless the best exceeds S; a later candidate must be strictly better).
     # So each candidate is a search with w required and that floor (_candidate_above); a
     # candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
     # passed over without a search.
-    # The held candidates are searched first, in table order: their best (w_h, S_h). When no
-    # held one beats S, w* is none or not held: no swap. Else w* is w_h unless a candidate
-    # not held beats S_h (or ties it, before w_h in table order): then w* is not held, no
-    # swap. So a candidate not held is only asked whether it beats that floor.
+    # Who takes x for a held candidate does not depend on the scores, so it is asked first
+    # (_first_taker): takers[j] and its T' in cw[half + j] - 1 (still nonzero), and the
+    # candidates split in two. Those some seat may take (a taker, or -2: a lookahead seat,
+    # whose answer is only its query) are searched first, in table order: their best
+    # (w_t, S_t). When none beats S, w* is none or one no seat takes: no swap. Else w* is
+    # w_t unless another candidate (not held, or refused) beats S_t, or ties it before w_t
+    # in table order: then no swap either. So the others are only asked that.
+    # With uneven offers a refusal leads on to an uneven offer: every held candidate is
+    # searched first then, and the offer made through _offer.
+    uneven = tb.gp[GP_UNEVEN] != 0 and x2 >= 0
+    takers = s.inplay
+    some = False
+    for j in range(nc):
+        if cw[half + j] == 0:
+            continue
+        if uneven:
+            takers[j] = -2
+            some = True
+            continue
+        tk, t2j = _first_taker(tb, s, i, excl, cw[j], x)
+        takers[j] = tk
+        cw[half + j] = t2j + 1
+        if tk != -1:
+            some = True
+    if not some:
+        return 0
     m = _without(H, n, x, tmp2)
     use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
     ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
@@ -1148,7 +1152,7 @@ def _attempt_run(tb, s, i, excl):
     rstar = nc
     swstar = S
     for j in range(nc):
-        if cw[half + j] == 0:
+        if cw[half + j] == 0 or takers[j] == -1:
             continue
         sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], swstar)
         if sw > swstar:
@@ -1157,24 +1161,15 @@ def _attempt_run(tb, s, i, excl):
             rstar = j
     if wstar < 0:
         return 0
-    # w_h's taker is known before the candidates not held are asked: when every seat
-    # refuses, no swap, whatever they score.
-    if uneven:
-        taker, t2 = _first_taker(tb, s, i, excl, wstar, x)
-    else:
-        taker = takers[rstar]
-        t2 = cw[half + rstar] - 1
-        if taker == -1:
-            return 0
     for j in range(nc):
-        if cw[half + j] != 0:
+        if cw[half + j] != 0 and takers[j] != -1:
             continue
         fl = swstar - 1 if j < rstar else swstar
         sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], fl)
         if sw > fl:
             return 0
-    if taker >= 0:
-        _take_offer(s, i, taker, wstar, x, _no_card(), swstar, t2)
+    if takers[rstar] >= 0:
+        _take_offer(s, i, takers[rstar], wstar, x, _no_card(), swstar, cw[half + rstar] - 1)
         return 1
     r = _offer(tb, s, i, excl, wstar, x, _no_card(), swstar)
     if r != 0:
