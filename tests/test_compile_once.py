@@ -54,12 +54,11 @@ def test_every_entry_point_shares_one_compiled_search(base):
               G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
               G._hsearch_a, G._search_a, G._ae_above_a, all_equal_above_ws,
-              social_above_ws, ae_prep, ae_may_beat_with, G._first_taker, G._take_offer,
-              G._may_play):
+              social_above_ws, ae_prep, ae_may_beat_with, G._take_offer, G._may_play):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
     for f in (G.trading, G.end_check, G.choose_symposiarch_discards, G.choose_play,
               G.make_play, G.choose_komos, G._attempt_run, G._offer, G._accepts, G._log,
-              G._candidate_above):
+              G._candidate_above, G._first_taker):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))

@@ -1253,12 +1253,13 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     return 0
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _first_taker(tb, s, i, excl, wstar, x):
     """The seat _offer would swap with for x against w* (no x2) when no lookahead seat is
     asked on the way: (that seat or -1 when every seat asked refuses, its T'); (-2, 0) when
     a lookahead seat would be asked (its answer is only known through _offer). Changes
-    nothing but the seats' search memos."""
+    nothing but the seats' search memos. Inlined: a compiled function of its own would link
+    and optimise the whole search again (~4 s of cold compile)."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
         h = (i + step_) % P
