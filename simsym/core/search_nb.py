@@ -55,7 +55,10 @@ The parts, in the order ``_best_core`` runs them:
   cards, listed by ``_x_build``) compares the play with the best (a ``Best`` record,
   ``_cmp_play``; an exact tie by ``_walk_order``). When the group's walk found a new best,
   ``_record`` keeps its options.
-* ``_write_result``: the answer into ``res``, with the E split and the woman flags.
+* ``_write_result``: the answer into ``res``, with the E split and the woman flags. What
+  ``_best_core`` writes depends on its ``mode`` (MODE_*): all of that (``best_symposion_ws``),
+  the play only (score, type, mask, count: ``best_play_ws``, what the engine reads) or the
+  score only (``best_score_above_ws``).
 """
 
 from __future__ import annotations
