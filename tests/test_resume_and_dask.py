@@ -19,17 +19,25 @@ from simsym.scenario import BASE_SCENARIO, load_scenario
 
 SIMSYM = str(Path(sys.executable).parent / "simsym")
 GAMES = 2400
+# The kill -9 test's run: 100 chunks of 60 games, so that three kills at random moments
+# (each after 1 to 6 more chunks and up to 0.1 s) land before it ends, however fast the
+# engine (on this machine two processes save a chunk every ~5 ms).
+KILL_GAMES = 6000
+
+
+def _uninterrupted(tmp_path_factory, games):
+    out = tmp_path_factory.mktemp("uninterrupted")
+    run_scenario(load_scenario(BASE_SCENARIO), games=games, seed=7, out=out, jobs=1)
+    return (out / "summary.json").read_bytes(), (out / "cards.csv").read_bytes()
 
 
 @pytest.fixture(scope="module")
 def reference_summary(tmp_path_factory):
-    out = tmp_path_factory.mktemp("uninterrupted")
-    run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=7, out=out, jobs=1)
-    return (out / "summary.json").read_bytes(), (out / "cards.csv").read_bytes()
+    return _uninterrupted(tmp_path_factory, GAMES)
 
 
-def start(out, *extra):
-    return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(GAMES),
+def start(out, *extra, games=GAMES):
+    return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(games),
                              "--seed", "7", "--jobs", "2", "--chunk-size", "60", "--out",
                              str(out), "-q", *extra], start_new_session=True,
                             stderr=subprocess.PIPE, text=True)
@@ -40,10 +48,10 @@ def chunks_done(out):
 
 
 @pytest.mark.slow
-def test_kill_9_at_random_moments_then_resume_is_identical(tmp_path, reference_summary):
+def test_kill_9_at_random_moments_then_resume_is_identical(tmp_path, tmp_path_factory):
     rng = random.Random(2026)
     out = tmp_path / "run"
-    proc = start(out)
+    proc = start(out, games=KILL_GAMES)
     kills = 0
     for attempt in range(3):
         # Wait until some chunks are saved, then kill the whole process group at once.
@@ -51,18 +59,18 @@ def test_kill_9_at_random_moments_then_resume_is_identical(tmp_path, reference_s
         target = chunks_done(out) + rng.randint(1, 6)
         while chunks_done(out) < target and proc.poll() is None and time.time() < deadline:
             time.sleep(0.05)
-        time.sleep(rng.random() * 0.5)
+        time.sleep(rng.random() * 0.1)
         if proc.poll() is not None:
             break
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         kills += 1
         assert not (out / "summary.json").exists()
-        proc = start(out, "--resume")
+        proc = start(out, "--resume", games=KILL_GAMES)
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert kills >= 2
-    summary, cards = reference_summary
+    summary, cards = _uninterrupted(tmp_path_factory, KILL_GAMES)
     assert (out / "summary.json").read_bytes() == summary
     assert (out / "cards.csv").read_bytes() == cards
     assert not (out / "chunks").exists()
