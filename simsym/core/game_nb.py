@@ -124,6 +124,8 @@ State = namedtuple("State", (
     "sws",  # the search's workspace (and all_equal_above_ws's)
     "bscr",  # int64 (4 * BT_SCR + 2 * AEP_SIZE,): the trade bound's scratch (BSCR_AE on:
     #          the all-equal first test's, allequal_nb.ae_prep)
+    "mark",  # int64 (K,): per kind, who holds it, while a trade attempt lists its
+    #          candidates (all 0 otherwise)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
 
@@ -166,7 +168,7 @@ def new_state(tb, maxev):
                  np.zeros(RES_SIZE, np.int64),
                  np.zeros(max(workspace_size(H), ae_workspace_size(H), social_workspace_size(H)),
                           np.int64),
-                 np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64))
+                 np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64), np.zeros(K, np.int64))
 
 
 @njit(**WITH_RC)
@@ -321,6 +323,15 @@ def _hand_remove(hands, hn, memo, p, k):
     for r in range(q, n - 1):
         hands[p, r] = hands[p, r + 1]
     hn[p] = n - 1
+
+
+@njit(**NO_RC)
+def _holds_free(H, n, mask, k):
+    """Whether H[:n] holds a card of kind k outside the positions in ``mask``."""
+    for q in range(n):
+        if H[q] == k and not (mask >> q) & 1:
+            return True
+    return False
 
 
 @njit(**NO_RC)
@@ -748,17 +759,19 @@ def _may_play(bt, H, n, types):
     reach its window (or the bound table is off): then only a search can tell."""
     if bt[U(BT_ON)] == 0:
         return True
-    for g in range(4):
-        if not (types & _group_type_bit(g)):
-            continue
-        tot = 0
-        for q in range(n):
-            row = BT_TAB + (H[q] * 4 + g) * BT_W
-            if bt[U(row + BTR_JOIN)]:
-                tot += bt[U(row + BTR_MCW)]
-        if tot >= bt[U(BT_LO + g)]:
-            return True
-    return False
+    # One pass over the cards for the four groups (a kind's BTR_MCW is 0 in a group it
+    # cannot join).
+    t0 = t1 = t2 = t3 = 0
+    for q in range(n):
+        row = BT_TAB + H[q] * 4 * BT_W + BTR_MCW
+        t0 += bt[U(row)]
+        t1 += bt[U(row + BT_W)]
+        t2 += bt[U(row + 2 * BT_W)]
+        t3 += bt[U(row + 3 * BT_W)]
+    return (t0 >= bt[U(BT_LO)] and (types & _group_type_bit(0)) != 0) \
+        or (t1 >= bt[U(BT_LO + 1)] and (types & _group_type_bit(1)) != 0) \
+        or (t2 >= bt[U(BT_LO + 2)] and (types & _group_type_bit(2)) != 0) \
+        or (t3 >= bt[U(BT_LO + 3)] and (types & _group_type_bit(3)) != 0)
 
 
 @njit(**NO_RC)
@@ -1066,6 +1079,19 @@ def _attempt(tb, s, i, excl):
 
 
 @njit(**NO_RC_INLINE)
+def _asked(tb, s, h, excl):
+    """Whether an offer of seat i asks seat h (h is not i) when it holds the card: h is not
+    excl and its strategy trades (docs 6.5)."""
+    return h != excl and tb.strat_params[s.strat[h]][SP_TRADE] != 0
+
+
+@njit(**NO_RC_INLINE)
+def _asks(tb, s, h, excl, w):
+    """Whether an offer of seat i for w asks seat h (h is not i)."""
+    return _asked(tb, s, h, excl) and _holds(s.hands[h], s.hn[h], w)
+
+
+@njit(**NO_RC_INLINE)
 def _attempt_run(tb, s, i, excl):
     spi = tb.strat_params[s.strat[i]]
     ti = _own_types(spi)
@@ -1084,24 +1110,30 @@ def _attempt_run(tb, s, i, excl):
     P = tb.gp[GP_PLAYERS]
     cw = s.queue
     half = H.shape[0]  # cw holds 2 x half entries
+    # mark[k]: 2 when seat i holds kind k, else 1 when a seat the offer asks does.
+    mark = s.mark
+    for h in range(P):
+        if h != i and _asked(tb, s, h, excl):
+            for q in range(s.hn[h]):
+                mark[s.hands[h, q]] = 1
+    for q in range(n):
+        mark[H[q]] = 2
     nc = 0
     nheld = 0
     for r in range(cand.shape[0]):
         if nc >= tc:
             break
         w = cand[r]
-        if dcount[w] >= copies[w] or _holds(H, n, w):
+        if dcount[w] >= copies[w] or mark[w] == 2:
             continue
-        held = 0
-        for h in range(P):
-            if h != i and h != excl and tb.strat_params[s.strat[h]][SP_TRADE] \
-                    and _holds(s.hands[h], s.hn[h], w):
-                held = 1
-                break
+        held = mark[w]
         cw[nc] = w
         cw[half + nc] = held
         nheld += held
         nc += 1
+    for h in range(P):
+        for q in range(s.hn[h]):
+            mark[s.hands[h, q]] = 0
     # The attempt swaps only if its w* (below) is held by a seat it asks: with no candidate
     # held, it cannot, whatever w* is (and its searches change nothing but scratch).
     if nheld == 0:
@@ -1234,13 +1266,9 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     seat i's best after it, exactly. 1 when a swap was made, 0 when not, PENDING when a
     lookahead seat must answer first."""
     P = tb.gp[GP_PLAYERS]
-    hands = s.hands
-    hn = s.hn
     for step_ in range(1, P):
         h = (i + step_) % P
-        if h == excl:
-            continue
-        if not _holds(hands[h], hn[h], wstar) or not tb.strat_params[s.strat[h]][SP_TRADE]:
+        if not _asks(tb, s, h, excl, wstar):
             continue
         t2 = _accepts(tb, s, h, wstar, x, x2)
         if tb.strat_params[s.strat[h]][SP_FAMILY] == FAM_LOOKAHEAD:
@@ -1263,9 +1291,7 @@ def _first_taker(tb, s, i, excl, wstar, x):
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
         h = (i + step_) % P
-        if h == excl:
-            continue
-        if not _holds(s.hands[h], s.hn[h], wstar) or not tb.strat_params[s.strat[h]][SP_TRADE]:
+        if not _asks(tb, s, h, excl, wstar):
             continue
         if tb.strat_params[s.strat[h]][SP_FAMILY] == FAM_LOOKAHEAD:
             return np.int64(-2), np.int64(0)
@@ -1328,31 +1354,42 @@ def swap(s, i, h, w, x, x2):
 
 @njit(**NO_RC_INLINE)
 def _accepts(tb, s, h, w, x, x2):
-    """Whether seat h accepts: T' (>= 0, its best after the swap) when it does, else -1."""
+    """Whether seat h accepts: when it does, a lower bound on T' (its best after the swap)
+    that is exact whenever a search was needed, else -1. Only the answer decides the game;
+    the bound becomes the seat's MEMO_LB (a hint, see _take_offer)."""
     sph = tb.strat_params[s.strat[h]]
     th = _own_types(sph)
-    tmp = s.tmp3
-    T = _score(_hsearch(tb, s, h, th))
-    m = _without(s.hands[h], s.hn[h], w, tmp)
-    tmp[m] = x
-    m += 1
+    b = _hsearch(tb, s, h, th)
+    T = _score(b)
     keep = tb.keep_table[s.strat[h]]
     gift = keep[x]
     if x2 >= 0:
+        gift += keep[x2]
+    # Seat h accepts when T' > T, or T' = T and the gift is worth keep[w] (docs 6.5; random
+    # seats when T' >= T). Scores are never negative, so T' >= T when T is 0, and also when
+    # h holds a copy of w outside its best play (that play is still in H - w + x). Then only
+    # "T' > T?" is left to ask, and nothing when a tie is enough.
+    tie_ok = sph[SP_FAMILY] == FAM_RANDOM or gift >= keep[w]
+    if T == 0 or _holds_free(s.hands[h], s.hn[h], _play_mask(b), w):
+        if tie_ok:
+            return T
+        floor = T  # a play above T, or a refusal
+    else:
+        floor = T - 1  # every outcome needs T' >= T
+    tmp = s.tmp3
+    m = _without(s.hands[h], s.hn[h], w, tmp)
+    tmp[m] = x
+    m += 1
+    if x2 >= 0:
         tmp[m] = x2
         m += 1
-        gift += keep[x2]
-    # Every outcome needs T' >= T: with T > 0 a search for plays above T - 1 gives T' exactly
-    # when T' >= T (and -1, a refusal, when T' < T).
-    if T > 0:
-        T2 = _above(tb, s, tmp, m, _no_req(), th, T - 1)
-        if T2 < 0:
-            return -1
-    else:
-        T2 = _search(tb, s, tmp, m, _no_req(), th) if _may_play(tb.bt, tmp, m, th) else 0
-    if sph[SP_FAMILY] == FAM_RANDOM:
-        return T2 if T2 >= T else -1
-    return T2 if T2 > T or (T2 == T and gift >= keep[w]) else -1
+    if not _may_play(tb.bt, tmp, m, th):
+        return -1  # T' is 0, not above the floor
+    # best_score_above_ws gives T' exactly when T' > floor, and -1 (a refusal) otherwise.
+    T2 = _above(tb, s, tmp, m, _no_req(), th, floor)
+    if T2 < 0 or (T2 == T and not tie_ok):
+        return -1
+    return T2
 
 
 @njit(**NO_RC_INLINE)
