@@ -164,13 +164,22 @@ def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
 
 def play_logged(setup: Setup, g: int, max_events: int = 200_000):
     """One game with its event log: (events (n, 5), row, card stats (P, K, 8))."""
+    return next(logged_games(setup, g, g + 1, max_events))
+
+
+def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
+    """Games g0..g1-1 with their event logs, one after the other: (events (n, 5), row, card
+    stats (P, K, 8)) each, as :func:`play_logged` gives them. One state serves them all
+    (a state with room for max_events costs more to make than a base game to play)."""
     tb = setup.table()
     s = G.new_state(tb, max_events)
-    row = np.zeros(setup.row_size, np.int64)
-    if setup.lookahead:
-        n = LA.play_lookahead_nb(tb, s, LA.new_look(tb), g, setup.scenario.seed, row)
-    else:
-        n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
-    if n >= max_events:
-        raise RuntimeError(f"game {g} logged more than {max_events} events")
-    return s.ev[:n].copy(), row, s.cs
+    look = LA.new_look(tb) if setup.lookahead else None
+    for g in range(g0, g1):
+        row = np.zeros(setup.row_size, np.int64)
+        if setup.lookahead:
+            n = LA.play_lookahead_nb(tb, s, look, g, setup.scenario.seed, row)
+        else:
+            n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
+        if n >= max_events:
+            raise RuntimeError(f"game {g} logged more than {max_events} events")
+        yield s.ev[:n].copy(), row, s.cs.copy()

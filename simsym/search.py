@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -99,13 +99,28 @@ class Searcher:
             raise SimsymError(f"unknown Symposion type {bad[0]!r}; one of {', '.join(TYPES)}")
         if self.engine == "reference":
             return self._from_reference(hand, types, required)
+        self._search(hand, types, required)
+        return self.describe(hand, self._res)
+
+    def best_parts(self, hand: list[int], types=TYPES, required=()) -> BestPlay:
+        """The best play's figures without its cards (``choices`` empty): what
+        :meth:`best` says, for callers that ask many times and need only the numbers."""
+        if self.engine == "reference":
+            return replace(self._from_reference(hand, types, required), choices=())
+        res = self._search(hand, types, required)
+        if res[E.RES_TYPE] < 0:
+            return BestPlay(0, None, 0, 0, 0, 0)
+        return BestPlay(int(res[E.RES_SCORE]), TYPES[res[E.RES_TYPE]], int(res[E.RES_WINE]),
+                        int(res[E.RES_I]), int(res[E.RES_H]), int(res[E.RES_BONUS]))
+
+    def _search(self, hand, types, required):
         type_mask = sum(1 << TYPES.index(t) for t in types)
         req = 0
         for p in required:
             req |= 1 << p
         arr = np.asarray(hand, dtype=np.int64)
         self._kernel(arr, len(hand), self.table, self.rule_array, req, type_mask, self._res)
-        return self.describe(hand, self._res)
+        return self._res
 
     def describe(self, hand, res) -> BestPlay:
         t = int(res[E.RES_TYPE])

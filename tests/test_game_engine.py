@@ -7,7 +7,7 @@ import pytest
 
 from replay import replay
 from simsym.core import enums as E
-from simsym.engine import play_logged, run_chunk, setup_for
+from simsym.engine import logged_games, play_logged, run_chunk, setup_for
 from simsym.rules import RuleOptions
 from simsym.run.executor import run_games
 from simsym.scenario import BASE_SCENARIO, load_scenario
@@ -110,6 +110,24 @@ def test_rotate_replays_each_deal_with_strategies_rotated():
         ev, _, _ = play_logged(setup, g)
         openings.append([tuple(e) for e in ev if e[0] == E.EV_DRAW and e[3] == 0])
     assert all(o == openings[0] for o in openings)
+
+
+LOOKAHEAD_SEAT = scenario_with(strategies=[
+    make_strategy({"family": "lookahead", "iterations": 2}), make_strategy("greedy")],
+    seating="rotate")
+
+
+@pytest.mark.parametrize("name", ["mixed-random", "two-players-uneven", "compensation",
+                                  "lookahead"])
+def test_games_logged_one_after_the_other_are_the_games_logged_alone(name):
+    # logged_games reuses one state for every game: nothing of a game may leak into the next.
+    setup = setup_for(LOOKAHEAD_SEAT if name == "lookahead" else VARIANTS[name])
+    g1 = 9 if name == "lookahead" else 25
+    together = list(logged_games(setup, 5, g1))
+    assert len(together) == g1 - 5
+    for g, (ev, row, cs) in zip(range(5, g1), together):
+        ev1, row1, cs1 = play_logged(setup, g)
+        assert np.array_equal(ev, ev1) and np.array_equal(row, row1) and np.array_equal(cs, cs1)
 
 
 def test_random_seating_is_a_permutation_and_varies():

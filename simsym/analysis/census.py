@@ -25,7 +25,7 @@ def census_games(scenario) -> int:
 
 
 def census(scenario, games: int = CENSUS_GAMES) -> dict:
-    from simsym.engine import play_logged, setup_for
+    from simsym.engine import logged_games, setup_for
     from simsym.search import Searcher
 
     setup = setup_for(scenario)
@@ -36,8 +36,7 @@ def census(scenario, games: int = CENSUS_GAMES) -> dict:
     full_bonus = 0
     any_bonus = 0
     sizes = Counter()
-    for g in range(games):
-        events, _, _ = play_logged(setup, g)
+    for events, _, _ in logged_games(setup, 0, games):
         in_play, ptype = [], None
         for code, a, b, c, d in events.tolist():
             if code == E.EV_PLAY:
@@ -45,7 +44,8 @@ def census(scenario, games: int = CENSUS_GAMES) -> dict:
             elif code in (E.EV_PLAYCARD, E.EV_JOIN):
                 in_play.append(b)
             elif code == E.EV_SCORE:
-                p = searcher.best(in_play, types=(ptype,), required=tuple(range(len(in_play))))
+                p = searcher.best_parts(in_play, types=(ptype,),
+                                        required=tuple(range(len(in_play))))
                 plays[ptype] += 1
                 points[ptype] += p.score
                 sizes[ptype] += len(in_play)
