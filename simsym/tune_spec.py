@@ -354,7 +354,7 @@ def _targets(sc, targets, spec, file, line, problems):
 
 def _budget(sc, budget, spec, file, line, problems):
     if not isinstance(budget, dict):
-        problems.add(InputError(f"expected a mapping of " + ", ".join(BUDGET) + f", found "
+        problems.add(InputError("expected a mapping of " + ", ".join(BUDGET) + f", found "
                                 f"{show(budget)}", file, line, "tune.budget"))
         return
     _unknown(budget, tuple(BUDGET), file, line, "tune.budget", problems)

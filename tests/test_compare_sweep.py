@@ -1,7 +1,5 @@
 """`simsym compare` and `simsym sweep`: paired runs on the same deals."""
 
-import json
-
 import numpy as np
 import pytest
 from click.testing import CliRunner

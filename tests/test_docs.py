@@ -1,7 +1,5 @@
 """Documentation stays true: the rule-option table is generated, every option is in it."""
 
-from pathlib import Path
-
 from click.testing import CliRunner
 
 from simsym.cli.main import main

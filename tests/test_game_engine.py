@@ -8,7 +8,6 @@ import pytest
 from replay import replay
 from simsym.core import enums as E
 from simsym.engine import logged_games, play_logged, run_chunk, setup_for
-from simsym.rules import RuleOptions
 from simsym.run.executor import run_games
 from simsym.scenario import BASE_SCENARIO, load_scenario
 from simsym.search import Searcher

@@ -17,7 +17,7 @@ from dataclasses import replace
 import pytest
 
 from simsym.reference import lookahead as L
-from simsym.reference.game import NONE, Best, Game
+from simsym.reference.game import NONE, Game
 from simsym.scenario import BASE_SCENARIO, load_scenario
 from simsym.strategies import make_strategy
 from tests.test_reference_game import fast

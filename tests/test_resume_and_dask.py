@@ -1,7 +1,6 @@
 """Long runs survive interruption (kill -9 at random moments, then --resume), and Dask
 runs give the same summary.json as local ones, even when a worker dies mid-run."""
 
-import json
 import os
 import random
 import signal

@@ -17,7 +17,6 @@ import yaml
 from click.testing import CliRunner
 
 from simsym.cli.main import main
-from simsym.errors import InputError
 from simsym.scenario import REPO_ROOT, load_scenario
 from simsym.tune import evaluate, search_compensation
 from simsym.tune_spec import apply, parse_tune, start_values
