@@ -1379,14 +1379,18 @@ def _accepts(tb, s, h, w, x, x2):
     tmp = s.tmp3
     m = _without(s.hands[h], s.hn[h], w, tmp)
     tmp[m] = x
+    xbit = np.int64(1) << m
     m += 1
     if x2 >= 0:
         tmp[m] = x2
         m += 1
     if not _may_play(tb.bt, tmp, m, th):
         return -1  # T' is 0, not above the floor
+    # A play without x (or x2) is a play of H - w, so of H: it scores at most T. So a play
+    # above T holds x when x alone is given, and the search may require it.
+    req = xbit if floor == T and x2 < 0 else _no_req()
     # best_score_above_ws gives T' exactly when T' > floor, and -1 (a refusal) otherwise.
-    T2 = _above(tb, s, tmp, m, _no_req(), th, floor)
+    T2 = _above(tb, s, tmp, m, req, th, floor)
     if T2 < 0 or (T2 == T and not tie_ok):
         return -1
     return T2
