@@ -1152,7 +1152,7 @@ def _attempt_run(tb, s, i, excl):
     # candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
     # passed over without a search.
     # Who takes x for a held candidate does not depend on the scores, so it is asked first
-    # (_first_taker): takers[j] and its T' in cw[half + j] - 1 (still nonzero), and the
+    # (_first_taker): takers[j] and its bound on T' in cw[half + j] - 1 (nonzero), and the
     # candidates split in two. Those some seat may take (a taker, or -2: a lookahead seat,
     # whose answer is only its query) are searched first, in table order: their best
     # (w_t, S_t). When none beats S, w* is none or one no seat takes: no swap. Else w* is
@@ -1284,10 +1284,10 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
 @njit(**NO_RC_INLINE)
 def _first_taker(tb, s, i, excl, wstar, x):
     """The seat _offer would swap with for x against w* (no x2) when no lookahead seat is
-    asked on the way: (that seat or -1 when every seat asked refuses, its T'); (-2, 0) when
-    a lookahead seat would be asked (its answer is only known through _offer). Changes
-    nothing but the seats' search memos. Inlined: a compiled function of its own would link
-    and optimise the whole search again (~4 s of cold compile)."""
+    asked on the way: (that seat or -1 when every seat asked refuses, _accepts's bound on its
+    T'); (-2, 0) when a lookahead seat would be asked (its answer is only known through
+    _offer). Changes nothing but the seats' search memos. Inlined: a compiled function of
+    its own would link and optimise the whole search again (~4 s of cold compile)."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
         h = (i + step_) % P
@@ -1306,14 +1306,14 @@ def _take_offer(s, i, h, wstar, x, x2, s_new, t2):
     """The swap of an accepted offer, and both seats' new lower bounds."""
     swap(s, i, h, wstar, x, x2)
     s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
-    s.memo[h, MEMO_LB] = t2  # best_h of the new hand (a lower bound for lookahead)
+    s.memo[h, MEMO_LB] = t2  # a lower bound on best_h of the new hand (_accepts)
 
 
 @njit(**NO_RC)
 def _lookahead_answer(sc, i, h, w, x, x2, t2):
     """A lookahead seat h asked by i (docs 6.6): the answer it gave this attempt, if it has
-    (T' when it accepts, 0 if greedy would have refused, so T' is unknown; -1 when it
-    refuses), else PENDING with the query in sc (greedy's answer: t2 >= 0)."""
+    (a bound on T' when it accepts, 0 if greedy would have refused, so T' is unknown; -1
+    when it refuses), else PENDING with the query in sc (greedy's answer: t2 >= 0)."""
     q = sc[GS_LA_Q]
     if q < sc[GS_LA_NF]:
         sc[GS_LA_Q] = q + 1
