@@ -92,19 +92,24 @@ class Searcher:
     def best(self, hand: list[int], types=TYPES, required=()) -> BestPlay:
         """Best legal Symposion in ``hand`` (kind codes). ``types``: the types that may be
         declared; ``required``: hand positions that must be played."""
-        if len(hand) > E.MAX_HAND:
-            raise SimsymError(f"a hand of {len(hand)} cards is too large; at most {E.MAX_HAND}")
-        bad = [t for t in types if t not in TYPES]
-        if bad:
-            raise SimsymError(f"unknown Symposion type {bad[0]!r}; one of {', '.join(TYPES)}")
+        self._check(hand, types)
         if self.engine == "reference":
             return self._from_reference(hand, types, required)
         self._search(hand, types, required)
         return self.describe(hand, self._res)
 
+    @staticmethod
+    def _check(hand, types):
+        if len(hand) > E.MAX_HAND:
+            raise SimsymError(f"a hand of {len(hand)} cards is too large; at most {E.MAX_HAND}")
+        bad = [t for t in types if t not in TYPES]
+        if bad:
+            raise SimsymError(f"unknown Symposion type {bad[0]!r}; one of {', '.join(TYPES)}")
+
     def best_parts(self, hand: list[int], types=TYPES, required=()) -> BestPlay:
         """The best play's figures without its cards (``choices`` empty): what
         :meth:`best` says, for callers that ask many times and need only the numbers."""
+        self._check(hand, types)
         if self.engine == "reference":
             return replace(self._from_reference(hand, types, required), choices=())
         res = self._search(hand, types, required)

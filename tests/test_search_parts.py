@@ -125,3 +125,31 @@ def test_the_play_only_result_is_the_complete_results_play(base, deck):
     assert (play[:, rest] == -7).all()
     # The samples reach plays of every type and plays with no answer.
     assert set(full[:, RES_TYPE]) == {-1, 0, 1, 2}
+
+
+@pytest.mark.parametrize("engine", ["numba", "reference"])
+def test_best_parts_are_the_figures_of_best(engine):
+    """Searcher.best_parts (the census's call) gives what best gives, without the cards."""
+    from simsym.errors import SimsymError
+    from simsym.scenario import BASE_SCENARIO, load_scenario
+    from simsym.search import TYPES, Searcher
+
+    sc = load_scenario(BASE_SCENARIO)
+    s = Searcher(sc.cards, sc.rules, engine=engine)
+    rng = random.Random(7)
+    K = len(sc.cards)
+    kinds = set()
+    for _ in range(40 if engine == "reference" else 400):
+        hand = [rng.randrange(K) for _ in range(rng.randint(1, 7 if engine == "reference"
+                                                             else 10))]
+        types = tuple(t for t in TYPES if rng.random() < 0.7) or TYPES
+        required = tuple(p for p in range(len(hand)) if rng.random() < 0.2)
+        full, parts = s.best(hand, types, required), s.best_parts(hand, types, required)
+        assert parts.choices == ()
+        assert (parts.score, parts.type, parts.wine, parts.intellectual, parts.hedonistic,
+                parts.bonus) == (full.score, full.type, full.wine, full.intellectual,
+                                 full.hedonistic, full.bonus)
+        kinds.add(full.type)
+    assert kinds >= {None, "social"}  # hands with no play and with plays are both met
+    with pytest.raises(SimsymError, match="unknown Symposion type"):
+        s.best_parts([0, 1], ("banquet",))
