@@ -112,11 +112,7 @@ class Searcher:
         self._check(hand, types)
         if self.engine == "reference":
             return replace(self._from_reference(hand, types, required), choices=())
-        res = self._search(hand, types, required)
-        if res[E.RES_TYPE] < 0:
-            return BestPlay(0, None, 0, 0, 0, 0)
-        return BestPlay(int(res[E.RES_SCORE]), TYPES[res[E.RES_TYPE]], int(res[E.RES_WINE]),
-                        int(res[E.RES_I]), int(res[E.RES_H]), int(res[E.RES_BONUS]))
+        return _figures(self._search(hand, types, required))
 
     def _search(self, hand, types, required):
         type_mask = sum(1 << TYPES.index(t) for t in types)
@@ -128,9 +124,8 @@ class Searcher:
         return self._res
 
     def describe(self, hand, res) -> BestPlay:
-        t = int(res[E.RES_TYPE])
-        if t < 0:
-            return BestPlay(0, None, 0, 0, 0, 0)
+        if res[E.RES_TYPE] < 0:
+            return _figures(res)
         mask = int(res[E.RES_MASK])
         positions = [p for p in range(len(hand)) if (mask >> p) & 1]
         # Show the play in card-file order.
@@ -144,9 +139,7 @@ class Searcher:
             opt = card.options[o]
             choices.append(CardChoice(card.name, p, o, opt.describe(), e_i, opt.either - e_i,
                                       bool(code & E.CH_WOMAN)))
-        return BestPlay(int(res[E.RES_SCORE]), TYPES[t], int(res[E.RES_WINE]),
-                        int(res[E.RES_I]), int(res[E.RES_H]), int(res[E.RES_BONUS]),
-                        tuple(choices))
+        return _figures(res, tuple(choices))
 
     def _from_reference(self, hand, types, required) -> BestPlay:
         from simsym.reference.symposion import best_play
@@ -164,3 +157,12 @@ class Searcher:
                                       opt.either - pc.either_to_intellectual, pc.woman))
         return BestPlay(play.score, play.type, play.wine, play.intellectual, play.hedonistic,
                         play.bonus, tuple(choices))
+
+
+def _figures(res, choices=()) -> BestPlay:
+    """The BestPlay a search result ``res`` holds, with the cards ``choices``."""
+    t = int(res[E.RES_TYPE])
+    if t < 0:
+        return BestPlay(0, None, 0, 0, 0, 0)
+    return BestPlay(int(res[E.RES_SCORE]), TYPES[t], int(res[E.RES_WINE]), int(res[E.RES_I]),
+                    int(res[E.RES_H]), int(res[E.RES_BONUS]), choices)
