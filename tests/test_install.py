@@ -161,7 +161,7 @@ def test_default_outputs_land_under_the_current_directory(tmp_path, monkeypatch)
         "base-ablation/ablation.md": ("ablate", "simsym:base", "--cards", "Plato",
                                        "--games", "4", "--jobs", "1"),
         "plato-sweep-sweep/sweep.md": ("sweep", "simsym:plato-sweep", *few),
-        "strategies-ladder/ladder.md": ("ladder", "simsym:ladder", "--games", "16", "--jobs",
+        "strategies-ladder/ladder.md": ("ladder", "simsym:ladder", "--games", "4", "--jobs",
                                         "1"),
         "compare/summary.md": ("compare-tree", old, *few),
     }
