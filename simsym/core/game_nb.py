@@ -75,7 +75,8 @@ from simsym.core.allequal_nb import (
 from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
-    G_TYPE, U, best_play_hint_ws, best_play_ws, best_score_above_ws, workspace_size,
+    G_TYPE, MODE_PLAY, U, best_play_hint_ws, best_play_ws, best_score_above_ws, workspace_size,
+    write_no_play,
 )
 
 # Reference counting. numba increfs every array of a record when a function it has not
@@ -335,15 +336,6 @@ def _holds_free(H, n, mask, k):
 
 
 @njit(**NO_RC)
-def _holds(H, n, k):
-    """Whether H[:n] holds a card of kind k."""
-    for q in range(n):
-        if H[q] == k:
-            return True
-    return False
-
-
-@njit(**NO_RC)
 def _to_discard(s, p, cards, n, phase):
     """Seat p's cards[:n] (out of its hand already) go to the discard pile in sorted order,
     each logged DISCARD(p, kind, phase) and counted as discarded."""
@@ -479,11 +471,7 @@ def _hsearch_a(kinds, rules, bt, hands, hn, memo, sws, p, types):
     r = memo[p, off:off + RES_SIZE]
     if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:
         if not _may_play(bt, hands[p], hn[p], types):
-            # What best_play_ws writes for a hand without a legal play.
-            r[RES_TYPE] = -1
-            r[RES_SCORE] = 0
-            r[RES_MASK] = 0
-            r[RES_NCARDS] = 0
+            write_no_play(r, np.int64(MODE_PLAY))  # as best_play_ws would
             if types == memo[p, MEMO_OWN]:
                 memo[p, MEMO_LB] = 0
         elif types == memo[p, MEMO_OWN]:
@@ -1088,7 +1076,7 @@ def _asked(tb, s, h, excl):
 @njit(**NO_RC_INLINE)
 def _asks(tb, s, h, excl, w):
     """Whether an offer of seat i for w asks seat h (h is not i)."""
-    return _asked(tb, s, h, excl) and _holds(s.hands[h], s.hn[h], w)
+    return _asked(tb, s, h, excl) and _holds_free(s.hands[h], s.hn[h], np.int64(0), w)
 
 
 @njit(**NO_RC_INLINE)

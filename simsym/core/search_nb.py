@@ -630,11 +630,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
             _record(w, grp.m, n, best.mask)  # the next group reuses the walk's rows
     if mode != MODE_FULL:
         if best.g == NGROUPS:
-            res[RES_TYPE] = -1
-            res[RES_SCORE] = 0
-            if mode == MODE_PLAY:
-                res[RES_MASK] = 0
-                res[RES_NCARDS] = 0
+            write_no_play(res, mode)
             return -1
         res[RES_TYPE] = G_TYPE[best.g]
         res[RES_SCORE] = best.score
@@ -644,6 +640,17 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         return best.score
     _write_result(w, n, kinds, rules, best, res)
     return best.score if best.g < NGROUPS else -1
+
+
+@njit(cache=True, _nrt=False)
+def write_no_play(res, mode):
+    """What a search in ``mode`` MODE_SCORE or MODE_PLAY writes into res when the hand has no
+    legal play (above the floor)."""
+    res[RES_TYPE] = -1
+    res[RES_SCORE] = 0
+    if mode == MODE_PLAY:
+        res[RES_MASK] = 0
+        res[RES_NCARDS] = 0
 
 
 @njit(cache=True, _nrt=False)
