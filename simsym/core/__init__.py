@@ -2,6 +2,8 @@
 
 import gc
 import hashlib
+import inspect
+import textwrap
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,6 +36,63 @@ class _FewerCollectionsWhileCompiling(event.Listener):
 
 
 event.register("numba:compile", _FewerCollectionsWhileCompiling())
+
+
+# --- numba's inliner: a function's IR copied once, not once per block -------------------------
+
+# numba 0.68's InlineWorker.inline_ir copies the callee's IR (twice per call site) with one
+# deepcopy per block, each with a memo of its own. Every variable of the IR refers to the
+# function's one Scope, which lists every variable of the function, so each block's copy
+# copies the whole Scope again: the copy grows as blocks x variables. The trade code
+# (_attempt_run with what it inlines: hundreds of blocks) spent ~6 s of a ~60 s cold compile
+# there. One deepcopy of all the blocks shares the memo: the Scope and each variable are copied
+# once, and the copy has the original's shape (one Scope for every block, as numba requires;
+# numba then points the inlined blocks at the caller's Scope). The same answer, faster: the
+# tests compare the machine code numba emits with and without it (tests/test_numba_inliner.py).
+# Applied only where the method's source is exactly the text below (numba is pinned in
+# pyproject.toml); anywhere else numba is left as it is, and compiles as before, slower.
+_COPY_PER_BLOCK = """\
+        kernel_copy.blocks = {}
+        for block_label, block in the_ir.blocks.items():
+            new_block = copy.deepcopy(the_ir.blocks[block_label])
+            kernel_copy.blocks[block_label] = new_block
+"""
+_COPY_ONCE = """\
+        # simsym (simsym/core/__init__.py): one deepcopy of every block, one memo, so the
+        # Scope and each variable are copied once, not once per block.
+        kernel_copy.blocks = copy.deepcopy(the_ir.blocks)
+
+"""  # as many lines as it replaces: the method's line numbers stay numba's
+
+
+def _inliner_copies_once() -> bool:
+    """Replace numba's InlineWorker.inline_ir by its own source with _COPY_ONCE for
+    _COPY_PER_BLOCK, compiled in its module; whether it is (or already was) replaced."""
+    from numba.core import inline_closurecall as ic
+
+    inline_ir = ic.InlineWorker.inline_ir
+    if getattr(inline_ir, "_simsym_copies_once", False):
+        return True
+    try:
+        source = textwrap.dedent(inspect.getsource(inline_ir))
+        filename = inspect.getsourcefile(inline_ir)
+    except (OSError, TypeError):
+        return False
+    if source.count(_COPY_PER_BLOCK) != 1 or inline_ir.__code__.co_freevars:
+        return False
+    padded = "\n" * (inline_ir.__code__.co_firstlineno - 1) + source.replace(_COPY_PER_BLOCK,
+                                                                            _COPY_ONCE)
+    namespace = {}
+    exec(compile(padded, filename, "exec"), vars(ic), namespace)
+    patched = namespace[inline_ir.__name__]
+    patched.__qualname__ = inline_ir.__qualname__
+    patched._simsym_copies_once = True
+    patched._numba_original = inline_ir
+    ic.InlineWorker.inline_ir = patched
+    return True
+
+
+INLINER_COPIES_ONCE = _inliner_copies_once()
 
 
 # --- numba's cache, kept in step with the kernels a kernel calls ------------------------------
