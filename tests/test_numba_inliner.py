@@ -11,6 +11,7 @@ from numba import njit
 from numba.core import inline_closurecall as ic
 
 import simsym.core as core
+from simsym.cards.encode import encode_cards
 from simsym.core import enums as E
 from simsym.core import search_nb
 from simsym.rules import encode_rules
@@ -47,8 +48,6 @@ def _machine_code(inline_ir, cards, rules):
 
 @pytest.mark.slow
 def test_the_search_compiles_to_the_same_machine_code_either_way(base):
-    from simsym.cards.encode import encode_cards
-
     cards, rules = encode_cards(base.cards), encode_rules(base.rules)
     patched = ic.InlineWorker.inline_ir
     before, answer_before = _machine_code(patched._numba_original, cards, rules)

@@ -43,11 +43,12 @@ event.register("numba:compile", _FewerCollectionsWhileCompiling())
 # numba 0.68's InlineWorker.inline_ir copies the callee's IR (twice per call site) with one
 # deepcopy per block, each with a memo of its own. Every variable of the IR refers to the
 # function's one Scope, which lists every variable of the function, so each block's copy
-# copies the whole Scope again: the copy grows as blocks x variables. The trade code
-# (_attempt_run with what it inlines: hundreds of blocks) spent ~6 s of a ~60 s cold compile
-# there. One deepcopy of all the blocks shares the memo: the Scope and each variable are copied
-# once, and the copy has the original's shape (one Scope for every block, as numba requires;
-# numba then points the inlined blocks at the caller's Scope). The same answer, faster: the
+# copies the whole Scope again: the copy grows as blocks x variables. Those copies took ~7 s
+# of a ~60 s cold compile, most of it inlining the trade code (_attempt_run with what it
+# inlines: hundreds of blocks) into _attempt. One deepcopy of all the blocks shares the
+# memo: the Scope and each variable are copied once, and the copy has the original's shape
+# (one Scope for every block, as numba requires; numba then points the inlined blocks at the
+# caller's Scope). The same answer, faster: the
 # tests compare the machine code numba emits with and without it (tests/test_numba_inliner.py).
 # Applied only where the method's source is exactly the text below (numba is pinned in
 # pyproject.toml); anywhere else numba is left as it is, and compiles as before, slower.
