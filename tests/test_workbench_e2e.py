@@ -126,12 +126,16 @@ def test_no_process_outlives_the_server(tmp_path, signum):
     with serving(scenario, "--jobs", "2") as (proc, url):
         from simsym.serve.variant import base_fields
 
-        form = {**base_fields(load_scenario(scenario)), "text-5": "1W, Vintage",
+        # A real change with a tiny delta keeps the pools playing for minutes. (The base
+        # against itself is decided "no change" at the first look, its pool gone within a
+        # second: a poll could miss it.)
+        form = {**base_fields(load_scenario(scenario)), f"text-{KRATER}": "2W, Container",
                 "delta": "0.01pp", "max_games": "100000000"}
         r = httpx.post(url + "/run", data=form, headers={"HX-Request": "true"}, timeout=30)
         assert r.status_code == 200, r.text
         end = time.monotonic() + 120
-        while len(descendants(proc.pid)) < 3:  # the worker and its pool of 2 are playing
+        # the worker's pool of 2 is playing (one pool a look and side)
+        while not any(len(k.children()) >= 2 for k in psutil.Process(proc.pid).children()):
             assert time.monotonic() < end, [p.name() for p in descendants(proc.pid)]
             time.sleep(0.2)
         kids = descendants(proc.pid)
