@@ -8,6 +8,7 @@ disk, quota, permissions, read-only, open files); 128 + the signal when stopped 
 
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 import traceback
@@ -21,6 +22,17 @@ ENVIRONMENT_EXIT = 4  # the machine refused a write: neither a bug (1) nor bad i
 
 
 class SimsymGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in COMMANDS:
+            module, attr = COMMANDS[name]
+            cmd = getattr(importlib.import_module(module), attr)
+            assert cmd.name == name, (name, cmd.name)
+            self.add_command(cmd)
+        return super().get_command(ctx, name)
+
     def invoke(self, ctx):
         from simsym.run.lifeline import signals_stop_the_run
 
@@ -76,28 +88,26 @@ def main(ctx, debug):
     ctx.obj["debug"] = debug
 
 
-def _register():
-    from simsym.cli import (ablate, bench, best, compare, compare_tree, init, ladder, log,
-                            options, report, run, serve, sweep, tune, validate)
+# Each command's module, imported only when that command runs (or `--help` lists them all):
+# `simsym validate` need not load numba, nor `simsym run` scipy.stats (click's lazy group).
+COMMANDS = {
+    "ablate": ("simsym.cli.ablate", "ablate"),
+    "bench": ("simsym.cli.bench", "bench"),
+    "best": ("simsym.cli.best", "best"),
+    "compare": ("simsym.cli.compare", "compare_cmd"),
+    "compare-tree": ("simsym.cli.compare_tree", "compare_tree_cmd"),
+    "init": ("simsym.cli.init", "init"),
+    "ladder": ("simsym.cli.ladder", "ladder"),
+    "log": ("simsym.cli.log", "log"),
+    "options": ("simsym.cli.options", "options"),
+    "report": ("simsym.cli.report", "report"),
+    "run": ("simsym.cli.run", "run"),
+    "serve": ("simsym.cli.serve", "serve"),
+    "sweep": ("simsym.cli.sweep", "sweep"),
+    "tune": ("simsym.cli.tune", "tune"),
+    "validate": ("simsym.cli.validate", "validate"),
+}
 
-    main.add_command(best.best)
-    main.add_command(run.run)
-    main.add_command(log.log)
-    main.add_command(report.report)
-    main.add_command(compare.compare_cmd)
-    main.add_command(compare_tree.compare_tree_cmd)
-    main.add_command(sweep.sweep)
-    main.add_command(tune.tune)
-    main.add_command(ablate.ablate)
-    main.add_command(ladder.ladder)
-    main.add_command(validate.validate)
-    main.add_command(serve.serve)
-    main.add_command(bench.bench)
-    main.add_command(options.options)
-    main.add_command(init.init)
-
-
-_register()
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
