@@ -57,6 +57,15 @@ def test_large_subset_sums_match_a_set_of_sums():
             assert S._has_sum_slow(arr, len(items), x, bits) == _reachable(items, x), (items, x)
 
 
+def _best_intellectual(base, hand):
+    """(score, mask over hand positions) of the best Intellectual play of ``hand`` (names)."""
+    kinds, rules = encode_cards(base.cards), encode_rules(base.rules)
+    res = np.zeros(RES_SIZE, np.int64)
+    codes = np.array([base.cards.lookup(c) for c in hand], np.int64)
+    S.best_symposion_nb(codes, len(codes), kinds, rules, 0, 1 << T_INTELLECTUAL, res)
+    return res[RES_SCORE], res[RES_MASK]
+
+
 @pytest.mark.parametrize("hand, mask", [
     (["Wine Jars", "Grapes", "Wine Jars"], 0b110),
     (["Wine Jars", "Wine Jars", "Grapes"], 0b110),
@@ -70,12 +79,40 @@ def test_a_tie_between_copies_goes_to_the_canonical_walks_first_play(base, hand,
     copy's hand position is in the answer. The kernel walks a card's options before leaving it
     out, so it meets the other play first; the tie-break (_walk_order) must still answer the
     second copy."""
-    kinds, rules = encode_cards(base.cards), encode_rules(base.rules)
-    res = np.zeros(RES_SIZE, np.int64)
-    codes = np.array([base.cards.lookup(c) for c in hand], np.int64)
-    S.best_symposion_nb(codes, len(codes), kinds, rules, 0, 1 << T_INTELLECTUAL, res)
-    assert res[RES_SCORE] == 3
-    assert res[RES_MASK] == mask
+    assert _best_intellectual(base, hand) == (3, mask)
+
+
+@pytest.mark.parametrize("hand, mask", [
+    (["Vines", "Wine Jars", "Grapes"], 0b110),
+    (["Grapes", "Wine Jars", "Vines"], 0b011),
+])
+def test_a_tie_between_two_kinds_that_behave_alike_plays_the_smaller_kind(base, hand, mask):
+    """Worked by hand: Grapes and Vines are both "1W" (alike, but sorted apart: Grapes
+    comes first in the card file). An Intellectual play needs exactly 3 Wine: Wine Jars (2W)
+    and one of the two, the same score and count. The smaller sorted kind list has Grapes,
+    so Grapes plays, wherever it sits in the hand."""
+    assert _best_intellectual(base, hand) == (3, mask)
+
+
+@pytest.mark.parametrize("engine", ["numba", "reference"])
+@pytest.mark.parametrize("hand", [
+    ["Libation to Zeus", "Wine Jars", "Libation to the Gods"],
+    ["Libation to the Gods", "Libation to Zeus", "Wine Jars"],
+])
+def test_two_alike_kinds_both_played_take_their_options_in_canonical_order(base, hand, engine):
+    """Worked by hand: both Libations are "1W or 2E". Intellectual needs exactly 3
+    Wine: Wine Jars (2W), one Libation as 1W and the other as 2E (E counts as I): 2 + 1 + 2
+    = 5; both as 1W would be 4 Wine. Either Libation may take the Wine: the same score, cards
+    and kinds. The canonical walk gives the earlier sorted card (Libation to the Gods comes
+    first in the card file) its first option, 1W."""
+    from simsym.rules import RuleOptions
+    from simsym.search import Searcher
+
+    codes = [base.cards.lookup(c) for c in hand]
+    play = Searcher(base.cards, RuleOptions(), engine=engine).best(codes, types=("intellectual",))
+    assert (play.score, play.wine, play.intellectual) == (5, 3, 2)
+    assert sorted((c.name, c.option) for c in play.choices) == [
+        ("Libation to Zeus", 1), ("Libation to the Gods", 0), ("Wine Jars", 0)]
 
 
 @njit(cache=True)
