@@ -17,6 +17,14 @@ decisions, game for game (tests/test_lookahead_engines.py).
   answer (:func:`_answer`) and runs the attempt again, which had changed nothing, with the
   answers given so far (``GS_LA_F0 ...``).
 
+Compiling: as in the game kernel, these functions are compiled without reference counting
+(NO_RC), but the two that allocate (WITH_RC; game_nb says why). numba links into each compiled
+function the code of every function it calls and optimises it all again, so each function
+that reaches the game loop re-optimised the whole engine (7 to 32 s each, cold). The decision
+functions (``_symposiarch`` ... ``_decide``, ``_apply``) are therefore inlined into
+:func:`play_lookahead_nb` (NO_RC_INLINE): the lookahead's cold compile on top of the engine's
+went from ~130 s to ~56 s, and it plays the same games at the same speed.
+
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
 never nests and the plain game loop (game_nb.step) serves the rollouts.
 """
@@ -37,7 +45,7 @@ from simsym.core.enums import (
     SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
 )
 from simsym.core.game_nb import (
-    _discard_order, _hand_remove, _hsearch, _played, _rest_in_discard_order, _sort, _without,
+    NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_remove, _hsearch, _played, _rest_in_discard_order, _sort, _without,
     accumulate_nb, copy_state, deck_size, discard_and_redraw, komos_discard, make_play,
     new_state,
     play_until, record, set_policy, setup, step, swap, trading,
@@ -52,7 +60,7 @@ MARGIN_LO = -512
 MARGIN_HI = 511
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def rollout_stream_nb(seed, g, turn, seat, d, i, out):
     """Set ``out[0]`` to the state of rollout_stream(seed, g, turn, seat, d, i) (spec 6.6)."""
     x = mix64_nb(np.uint64(seed) ^ np.uint64(ROLLOUT_SALT))
@@ -63,7 +71,7 @@ def rollout_stream_nb(seed, g, turn, seat, d, i, out):
     out[0] = mix64_nb(x ^ np.uint64(i))
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def rollout_value_nb(score, P, s):
     """1024 * (60 / k if s is one of k top scorers else 0) + clamp(margin, -512, 511)."""
     top = score[0]
@@ -81,7 +89,7 @@ def rollout_value_nb(score, P, s):
     return WIN_WEIGHT * w + margin
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def determinize_nb(copies, hands, hn, s, dcount, giver, offer, noffer, stream, unseen, pile):
     """Deal the cards seat ``s`` cannot see: spec 6.6 steps 1-3.
 
@@ -123,7 +131,7 @@ def determinize_nb(copies, hands, hn, s, dcount, giver, offer, noffer, stream, u
     return m
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def halving_rounds_nb(c):
     """ceil(log2 c) for c >= 1."""
     r = 0
@@ -152,7 +160,7 @@ Look = namedtuple("Look", (
 ))
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def new_look(tb):
     P = tb.gp[GP_PLAYERS]
     H = deck_size(tb.copies) + 8
@@ -164,7 +172,7 @@ def new_look(tb):
                 np.zeros(P, np.int64), np.zeros(2, np.int64))
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _add(lk, nc, limit, src, n, ptype):
     """Candidate ``nc`` = the cards src[:n] (sorted here) as a play of ``ptype`` (or a discard
     set, ptype -2), unless it equals an earlier candidate or ``limit`` are there already.
@@ -190,7 +198,7 @@ def _add(lk, nc, limit, src, n, ptype):
     return nc + 1
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _add_play(tb, s, lk, nc, limit, a, ptype, pmask, pscore):
     """A play candidate: the cards of ``pmask`` over seat a's hand."""
     n = _played(s.hands[a], s.hn[a], pmask, lk.buf2)
@@ -201,7 +209,7 @@ def _add_play(tb, s, lk, nc, limit, a, ptype, pmask, pscore):
     return m
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def _take_cards(s, a, lk, c, out):
     """Remove candidate c's cards from seat a's hand into out; how many."""
     n = lk.cset[c, 0]
@@ -211,7 +219,7 @@ def _take_cards(s, a, lk, c, out):
     return n
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _apply(tb, s, lk, kind, c, a, seat):
     """Candidate c of a decision of ``kind`` made in state s (a the active seat, seat the
     deciding one); s moves to the next phase boundary."""
@@ -230,7 +238,7 @@ def _apply(tb, s, lk, kind, c, a, seat):
         s.sc[GS_AT] = AT_SYMPOSION  # the rest of this turn's trading is not played out
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _determinize(tb, s, lk, seat, kind, d, i):
     """lk.det = s with the cards ``seat`` cannot see dealt anew from the stream of its
     decision d, iteration i (which the rollout then goes on drawing from)."""
@@ -258,7 +266,7 @@ def _determinize(tb, s, lk, seat, kind, d, i):
     set_policy(tb, det, lk.policy)
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _decide(tb, s, lk, kind, nc, seat):
     """Successive halving over candidates 0..nc-1 with common random numbers (docs 6.6)."""
     if nc == 1:
@@ -303,7 +311,7 @@ def _decide(tb, s, lk, kind, nc, seat):
     return lk.alive[0]
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _symposiarch(tb, s, lk, a):
     sp = tb.strat_params[s.strat[a]]
     limit = sp[SP_CANDIDATES]
@@ -323,7 +331,7 @@ def _symposiarch(tb, s, lk, a):
     # (the discards are outside the best play, which the hand still holds; the redraws only add)
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _symposion(tb, s, lk, a):
     sp = tb.strat_params[s.strat[a]]
     limit = sp[SP_CANDIDATES]
@@ -364,7 +372,7 @@ def _symposion(tb, s, lk, a):
     _apply(tb, s, lk, LA_SYMPOSION, c, a, a)
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _komos(tb, s, lk, a):
     need = s.hn[a] - tb.gp[GP_KOMOS]
     if need <= 0:
@@ -386,7 +394,7 @@ def _komos(tb, s, lk, a):
     _apply(tb, s, lk, LA_KOMOS, c, a, a)
 
 
-@njit(cache=True)
+@njit(**NO_RC_INLINE)
 def _answer(tb, s, lk):
     """The pending trade query of s: the lookahead seat's answer (1 accept, 0 refuse)."""
     seat = s.sc[GS_LA_QH]
@@ -395,7 +403,7 @@ def _answer(tb, s, lk):
     return s.sc[GS_LA_QG] if c == 0 else 1 - s.sc[GS_LA_QG]
 
 
-@njit(cache=True)
+@njit(**NO_RC)
 def play_lookahead_nb(tb, s, lk, g, seed, row):
     """play_game_nb for tables with lookahead seats: the same game, but at each decision of
     a lookahead seat the engine searches (docs 6.6) instead of taking greedy's choice."""
@@ -432,7 +440,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
     return sc[GS_NEV]
 
 
-@njit(cache=True)
+@njit(**WITH_RC)
 def run_chunk_lookahead_nb(tb, g0, g1, seed, rows, agg, progress):
     """run_chunk_nb for tables with lookahead seats."""
     P = tb.gp[GP_PLAYERS]
