@@ -45,10 +45,10 @@ from simsym.core.enums import (
     SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
 )
 from simsym.core.game_nb import (
-    NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_remove, _hsearch, _played, _rest_in_discard_order, _sort, _without,
-    accumulate_nb, copy_state, deck_size, discard_and_redraw, komos_discard, make_play,
-    new_state,
-    play_until, record, set_policy, setup, step, swap, trading,
+    NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_remove, _hsearch, _played,
+    _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
+    discard_and_redraw, komos_discard, make_play, new_state, play_until, record, set_policy,
+    setup, step, swap, trading,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
