@@ -28,9 +28,7 @@ class SimsymGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
-            cmd = getattr(importlib.import_module(module), attr)
-            assert cmd.name == name, (name, cmd.name)
-            self.add_command(cmd)
+            self.add_command(getattr(importlib.import_module(module), attr), name)
         return super().get_command(ctx, name)
 
     def invoke(self, ctx):
