@@ -87,7 +87,8 @@ def main(ctx, debug):
 
 
 # Each command's module, imported only when that command runs (or `--help` lists them all):
-# `simsym validate` need not load numba, nor `simsym run` scipy.stats (click's lazy group).
+# `simsym validate` no longer loads pandas, scipy.stats, optuna or FastAPI (click's lazy
+# group; tests/test_cli_main.py).
 COMMANDS = {
     "ablate": ("simsym.cli.ablate", "ablate"),
     "bench": ("simsym.cli.bench", "bench"),
