@@ -16,6 +16,13 @@ import httpx2 as httpx
 from simsym.scenario import REPO_ROOT
 
 
+KRATER = 2  # Krater's row in the base deck ("1W, Container")
+# The fields of a comparison that will not decide soon: a real change, a tiny delta, a huge
+# cap. (Not the base against itself: the sequential test decides that "no change" at its
+# first look, which could end the job, and its pools, before a test acts on them.)
+LONG_RUN = {f"text-{KRATER}": "2W, Container", "delta": "0.01pp", "max_games": "100000000"}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

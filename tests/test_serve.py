@@ -21,9 +21,9 @@ from fastapi.testclient import TestClient
 from simsym.scenario import REPO_ROOT, load_scenario
 from simsym.serve.app import create_app
 from simsym.serve.variant import base_fields
+from tests.serving import KRATER, LONG_RUN
 
 HX = {"HX-Request": "true"}
-KRATER = 2  # Krater's row in the base deck ("1W, Container")
 URL = "http://127.0.0.1:8765"
 
 
@@ -274,11 +274,8 @@ def test_history_goes_back_and_compares_two(client, app, form):
 
 
 def long_run(client, form):
-    """A run that will not decide soon: a real change, a tiny delta, a huge cap. (Not the
-    base against itself: the test decides that "no change" at the first look, which could
-    end the job before the test acts on it.)"""
-    form = {**form, f"text-{KRATER}": "2W, Container", "delta": "0.01pp",
-            "max_games": "100000000", "seed": str(int(time.time()))}
+    """A run that will not decide soon (tests.serving.LONG_RUN)."""
+    form = {**form, **LONG_RUN, "seed": str(int(time.time()))}
     r = client.post("/run", data=form, headers=HX)
     assert r.status_code == 200, r.text
     return job_id(r.text)

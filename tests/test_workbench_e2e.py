@@ -19,10 +19,9 @@ import psutil
 import pytest
 
 from simsym.scenario import load_scenario
-from tests.serving import scenarios_copy, serving
+from tests.serving import KRATER, LONG_RUN, scenarios_copy, serving
 
 pytestmark = pytest.mark.slow
-KRATER = 2
 
 
 @pytest.fixture
@@ -126,11 +125,8 @@ def test_no_process_outlives_the_server(tmp_path, signum):
     with serving(scenario, "--jobs", "2") as (proc, url):
         from simsym.serve.variant import base_fields
 
-        # A real change with a tiny delta keeps the pools playing for minutes. (The base
-        # against itself is decided "no change" at the first look, its pool gone within a
-        # second: a poll could miss it.)
-        form = {**base_fields(load_scenario(scenario)), f"text-{KRATER}": "2W, Container",
-                "delta": "0.01pp", "max_games": "100000000"}
+        # the pools play for minutes (a poll could miss one that lived a second)
+        form = {**base_fields(load_scenario(scenario)), **LONG_RUN}
         r = httpx.post(url + "/run", data=form, headers={"HX-Request": "true"}, timeout=30)
         assert r.status_code == 200, r.text
         end = time.monotonic() + 120
