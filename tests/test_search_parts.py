@@ -27,10 +27,14 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
     expected = {"st": n * S.MAXS * S.S_COLS, "acc": (n + 1) * S.A_COLS, "x": S.XCAP * S.X_F,
                 "xo": S.XCAP, "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS,
                 "rv": n + 1, "rc": n + 1, "rn": n + 1, "ch": n + 1}
+    shapes = {"st": (n, S.MAXS, S.S_COLS), "acc": (n + 1, S.A_COLS), "x": (S.XCAP, S.X_F)}
     seen = []
     for name, view in zip(S.Work._fields, work):
         assert view.size == expected.get(name, n), name
+        assert view.shape == shapes.get(name, (view.size,)), name
         assert view.size == 0 or np.shares_memory(view, ws)
+        # C order over consecutive entries: [j, c, col] is entry ((j * MAXS) + c) * S_COLS + col
+        assert view.flags.c_contiguous and np.all(np.diff(view.ravel()) == 1), name
         seen.append(view.ravel())
     cells = np.concatenate(seen)
     assert len(np.unique(cells)) == len(cells) == end

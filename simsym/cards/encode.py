@@ -88,3 +88,46 @@ def _derive(row: np.ndarray) -> None:
             (1 if a_i0 else 0) | (2 if a_i1 else 0) | (4 if a_s else 0) | (8 if a_h else 0))
     row[E.CF_FREE] = int(row[E.CF_VINTAGE] == 0 and row[E.CF_REQ_WOMEN] == 0
                          and row[E.CF_REQ_WINE] == 0)
+    _walk_states(row)
+    lane = 16
+    bv = (row[E.CF_BVI], row[E.CF_BVI], row[E.CF_BVS], row[E.CF_BVH])
+    bw = (E.CF_BWI, E.CF_BWI, E.CF_BWS, E.CF_BWH)
+    for u in (0, 1):
+        al = row[E.CF_AL + u]
+        joins = [g for g in range(4) if (al >> g) & 1]
+        row[E.CF_PUB + u] = sum(int(bv[g]) << lane * g for g in joins)
+        for v in (0, 1):
+            row[E.CF_PWX + 2 * u + v] = sum(int(row[bw[g] + v]) << lane * g for g in joins)
+
+
+def _walk_states(row: np.ndarray) -> None:
+    """The kind's walk states per search type (enums.CF_ST ...): for each option the type may
+    use, highest value first (a stable sort: the earlier option first among equals), the
+    packed words the search's walk sums (search_nb.S_P0, S_P1, S_P2), under both settings of
+    ``wine_counts`` and ``bonus_wine``."""
+    lane = 16
+    okm = {E.T_INTELLECTUAL: row[E.CF_OKI], E.T_HEDONISTIC: row[E.CF_OKH],
+           E.T_SOCIAL: (1 << row[E.CF_NOPT]) - 1}
+    for t, usable in okm.items():
+        opts = [o for o in range(row[E.CF_NOPT]) if (usable >> o) & 1]
+        block = E.CF_ST + t * E.CF_ST_BLOCK
+        states = []
+        for o in opts:
+            base = E.CF_OPT + o * E.OPT_SIZE
+            pw, sw = row[base + E.OPT_WINE], row[base + E.OPT_WINE_SCORED]
+            ci, ch, ce = row[base + E.OPT_I], row[base + E.OPT_H], row[base + E.OPT_E]
+            si, sh, se = ((ci + ce, 0, 0) if t == E.T_INTELLECTUAL
+                          else (0, ch + ce, 0) if t == E.T_HEDONISTIC else (ci, ch, ce))
+            val = sw + ci + ch + ce
+            p0 = [cw | ((0 if row[E.CF_CONTAINER] else cw) << lane)
+                  | (int(row[E.CF_VINTAGE]) << 2 * lane) | (val << 3 * lane) for cw in (pw, sw)]
+            p1 = [1 | (wb << lane) for wb in (pw, sw)]
+            states.append((-val, o, p0, p1, si | (sh << lane) | (se << 2 * lane)))
+        states.sort(key=lambda s: s[:2])
+        row[block] = len(states)
+        for c, (_, o, p0, p1, p2) in enumerate(states):
+            at = block + 1 + c * E.CF_ST_SIZE
+            row[at + E.STF_P0:at + E.STF_P0 + 2] = p0
+            row[at + E.STF_P1:at + E.STF_P1 + 2] = p1
+            row[at + E.STF_P2] = p2
+            row[at + E.STF_OPT] = o

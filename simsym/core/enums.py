@@ -72,7 +72,23 @@ CF_BWS = CF_OKI + 12  # ... of any option
 CF_AL = CF_OKI + 14  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
 CF_WMAT = CF_OKI + 16  # ... groups in which it makes women matter (it requires women)
 CF_FREE = CF_OKI + 18  # 1 when not Vintage and with no requirement
-CF_SIZE = CF_OKI + 19
+# Each kind's walk states per search type (T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC: a block of
+# CF_ST_BLOCK columns each, from CF_ST + t * CF_ST_BLOCK): how many options the type may use,
+# then per such option, highest value first (the earlier option first among equals), the
+# search's packed state words (search_nb.S_P0 ..., ``CF_ST_SIZE`` columns a state).
+CF_ST = CF_OKI + 19
+STF_P0 = 0  # 2 columns, [printed, scored] counted wine: CW | NCW << 16 | VINT << 32 | VAL << 48
+STF_P1 = 2  # 2 columns, [printed, scored] bonus wine: IN | WB << 16 (WOMEN is the search's)
+STF_P2 = 4  # I | H << 16 | E << 32, as the type counts them
+STF_OPT = 5  # the option
+CF_ST_SIZE = 6
+CF_ST_BLOCK = 1 + MAX_OPTIONS * CF_ST_SIZE
+# The search groups' bounds, one 16-bit lane a group (search_nb.NGROUPS; 0 where the kind may
+# not join): 2 columns [io_bars_mw off, on] of the best value (CF_BVI, CF_BVI, CF_BVS,
+# CF_BVH), then 4 columns [io_bars_mw][printed, scored] of the largest counted wine.
+CF_PUB = CF_ST + 3 * CF_ST_BLOCK
+CF_PWX = CF_PUB + 2
+CF_SIZE = CF_PWX + 4
 
 # Result array of the search kernel.
 RES_SCORE = 0

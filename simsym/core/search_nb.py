@@ -24,17 +24,19 @@ How it stays exact and fast (the reference brute force in simsym.reference check
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
-  carved into named views once per call (``Work``; slicing allocates nothing, nor does any
-  part). The walk sums its columns packed in 16-bit lanes (S_P0..S_P2), and the hot loops
-  index the views with unsigned integers (``U``) so numba emits no negative-index wraparound.
+  carved into named views once per call (``Work``, by ``_carve``: a view without a slice's
+  bound checks; nothing allocates, nor does any part). The walk sums its columns packed in
+  16-bit lanes (S_P0..S_P2), and the hot loops index the views with unsigned integers
+  (``U``) so numba emits no negative-index wraparound.
 * The large parts that take the views are inlined into ``_best_core`` by numba
   (``inline='always'``; a call would copy all the views), and ``_best_core`` and the small
   parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
   to a part or read from the record costs an atomic increment and decrement). With either
   missing the search measured 2 to 3.5 times slower (docs/performance.md).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
-  may join) is read from the card table's derived columns (enums.CF_OKI ..., filled by
-  simsym.cards.encode), not recomputed per call.
+  may join, its walk states per type already packed and ordered, the groups' bounds a lane
+  per group) is read from the card table's derived columns (enums.CF_OKI ..., CF_ST,
+  CF_PUB, filled by simsym.cards.encode), not recomputed per call.
 
 Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
 list of card kinds, then type order intellectual, social, hedonistic, then the canonical
@@ -70,15 +72,53 @@ from numba import njit
 from numba.core import config as _numba_config
 
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
-    def reshape_unchecked(a, shape, strides):
-        return a.reshape(shape)
+    def _carve(ws, at, shape):
+        """``ws[at:at + size]`` as a C-ordered array of ``shape`` (size: its entries)."""
+        size = 1
+        for d in shape:
+            size *= d
+        return ws[at:at + size].reshape(shape)
 else:
-    from numba.np.arrayobj import reshape_unchecked
+    from numba.core import cgutils, types
+    from numba.core.imputils import impl_ret_borrowed
+    from numba.extending import intrinsic
+    from numba.np.arrayobj import make_array, populate_array
+
+    @intrinsic
+    def _carve(typingctx, ws, at, shape):
+        """``ws[at:at + size]`` as a C-ordered array of ``shape`` (a tuple of integers; size:
+        its entries), for 0 <= at and at + size <= len(ws), which the caller guarantees. A
+        slice would clamp its bounds and handle negative ones: a few branches and spills per
+        view, ~18 ns of a search for its ~30 views (docs/performance.md)."""
+        if not (isinstance(ws, types.Array) and ws.ndim == 1 and ws.layout == 'C'
+                and isinstance(at, types.Integer) and isinstance(shape, types.BaseTuple)):
+            return None
+        rettype = types.Array(ws.dtype, len(shape), 'C')
+
+        def codegen(context, builder, sig, args):
+            ary = make_array(sig.args[0])(context, builder, args[0])
+            out = make_array(sig.return_type)(context, builder)
+            intp = context.get_value_type(types.intp)
+            dims = [builder.sext(d, intp) if d.type.width < intp.width else d
+                    for d in cgutils.unpack_tuple(builder, args[2])]
+            strides = []
+            step = ary.itemsize
+            for d in reversed(dims):
+                strides.insert(0, step)
+                step = builder.mul(step, d)
+            at_ = args[1]
+            if at_.type.width < intp.width:
+                at_ = builder.sext(at_, intp)
+            populate_array(out, data=builder.gep(ary.data, [at_]), shape=dims, strides=strides,
+                           itemsize=ary.itemsize, meminfo=ary.meminfo)
+            return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+        return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
     CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
     CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM,
-    CF_WMAT, CF_WOMAN, CF_CONTAINER, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E,
+    CF_WMAT, CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0, STF_P1,
+    STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E,
     OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK,
     RES_NCARDS, RES_PER_CARD, RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC,
     T_INTELLECTUAL, T_SOCIAL,
@@ -135,6 +175,9 @@ X_D = 4  # (their I) - (their H) - (their E): shifts H - I + Etot
 X_E = 5  # their E points
 X_F = 6
 XCAP = 128
+X_SHIFT = 7  # an entry of the order w.xo: points lost << X_SHIFT | the set's index (< XCAP)
+X_IMASK = (1 << X_SHIFT) - 1
+assert XCAP <= 1 << X_SHIFT
 X_UNLISTED = -2  # the walk's exclusion-set count before a leaf first needs the list
 X_TOO_MANY = -1  # ... when there are more than XCAP (then a leaf enumerates them on the fly)
 
@@ -176,7 +219,7 @@ Work = namedtuple("Work", (
     "ph",  # n: ... H points,
     "pe",  # n: ... E points
     "x",  # (XCAP, X_F): Social exclusion sets (X_* columns)
-    "xo",  # XCAP: ... their order, by points lost
+    "xo",  # XCAP: ... their order, by points lost (packed with the index: see _x_insert)
     "xst",  # n: ... the stack of the walk that lists them
     "li",  # n: a Social leaf's E items from the enumerated cards
     "ei",  # n: a Social play's E items, on the slow subset-sum path
@@ -228,7 +271,7 @@ def workspace_size(n):
 @njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
 def _take(ws, at, size):
     """The ``size`` entries of ``ws`` from ``at`` (a view), and where the next view starts."""
-    return ws[at:at + size], at + size
+    return _carve(ws, at, (size,)), at + size
 
 
 @njit(cache=True, inline='always')
@@ -243,13 +286,15 @@ def _views(ws, n):
     copt, at = _take(ws, at, n)
     ub, at = _take(ws, at, NGROUPS)
     wx, at = _take(ws, at, NGROUPS)
-    st, at = _take(ws, at, n * MAXS * S_COLS)
+    st = _carve(ws, at, (n, MAXS, S_COLS))
+    at += n * MAXS * S_COLS
     ns, at = _take(ws, at, n)
     epos, at = _take(ws, at, n)
     rv, at = _take(ws, at, n + 1)
     rc, at = _take(ws, at, n + 1)
     rn, at = _take(ws, at, n + 1)
-    acc, at = _take(ws, at, (n + 1) * A_COLS)
+    acc = _carve(ws, at, (n + 1, A_COLS))
+    at += (n + 1) * A_COLS
     ch, at = _take(ws, at, n + 1)
     bch, at = _take(ws, at, n)
     ppos, at = _take(ws, at, n)
@@ -257,7 +302,8 @@ def _views(ws, n):
     pi, at = _take(ws, at, n)
     ph, at = _take(ws, at, n)
     pe, at = _take(ws, at, n)
-    x, at = _take(ws, at, XCAP * X_F)
+    x = _carve(ws, at, (XCAP, X_F))
+    at += XCAP * X_F
     xo, at = _take(ws, at, XCAP)
     xst, at = _take(ws, at, n)
     li, at = _take(ws, at, n)
@@ -266,14 +312,8 @@ def _views(ws, n):
     out_e, at = _take(ws, at, n)
     out_pos, at = _take(ws, at, n)
     out_toi, at = _take(ws, at, n)
-    # The 2-d and 3-d views, C-ordered over int64 (8 bytes): numba's own reshape checks the
-    # shape and calls into C, ~12 ns a view (5% of a search); reshape_unchecked (what numba's
-    # as_strided uses) only sets shape and strides.
-    return Work(hs, perm, bopt, copt, ub, wx,
-                reshape_unchecked(st, (n, MAXS, S_COLS), (MAXS * S_COLS * 8, S_COLS * 8, 8)),
-                ns, epos, rv, rc, rn, reshape_unchecked(acc, (n + 1, A_COLS), (A_COLS * 8, 8)),
-                ch, bch, ppos, pv, pi, ph, pe, reshape_unchecked(x, (XCAP, X_F), (X_F * 8, 8)),
-                xo, xst, li, ei, sums, out_e, out_pos, out_toi), at
+    return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, rv, rc, rn, acc, ch, bch, ppos, pv,
+                pi, ph, pe, x, xo, xst, li, ei, sums, out_e, out_pos, out_toi), at
 
 
 @njit(cache=True)
@@ -346,16 +386,6 @@ def _walk_order(w, m):
 
 
 @njit(cache=True)
-def _subset_sums(items, m):
-    """Bitset (two uint64 words, sums 0..127) of the sums reachable by subsets of items."""
-    lo = np.uint64(1)
-    hi = np.uint64(0)
-    for q in range(m):
-        lo, hi = _fold(lo, hi, items[q])
-    return lo, hi
-
-
-@njit(cache=True)
 def _fold(lo, hi, v):
     """Add one item of size v (0 <= v < 128) to a subset-sum bitset."""
     if v == 0:
@@ -417,23 +447,6 @@ def _bonus_target(ifix, hfix, etot, wine_for_bonus, rules):
     return bonus, x
 
 
-@njit(cache=True)
-def _social_bonus(ifix, hfix, etot, eitems, m, wine_for_bonus, rules, bits):
-    """(bonus, E points to Intellectual that reach it) for a Social play; x = -1 if no bonus.
-    ``bits``: scratch for _has_sum_slow."""
-    bonus, x = _bonus_target(ifix, hfix, etot, wine_for_bonus, rules)
-    if x < 0:
-        return 0, -1
-    if not rules[R_EITHER_SPLIT]:
-        if etot < 128:
-            lo, hi = _subset_sums(eitems, m)
-            if not _has_sum(lo, hi, x):
-                return 0, -1
-        elif not _has_sum_slow(eitems, m, x, bits):
-            return 0, -1
-    return bonus, x
-
-
 @njit(cache=True, _nrt=False)
 def _x_lost(pv, np_, xs):
     """Points lost by leaving out the optional free cards in ``xs``."""
@@ -464,12 +477,15 @@ def _x_fields(w, np_, xs):
 def _x_insert(x, xo, nx, xs, lost, k, di, dh, de):
     """Append exclusion set ``nx`` to the list ``x`` and insert its index into the order
     ``xo``, kept sorted by points lost (the order among equal losses does not matter: ties
-    between the plays they make are broken explicitly)."""
+    between the plays they make are broken explicitly). An entry of ``xo`` is the set's
+    points lost and its index packed (``lost << X_SHIFT | index``), so the insertion compares
+    and moves one word, not an index and the row it points to."""
+    key = (lost << X_SHIFT) | nx
     j = nx
-    while j > 0 and x[U(xo[U(j - 1)]), X_LOST] > lost:
+    while j > 0 and xo[U(j - 1)] > key:
         xo[U(j)] = xo[U(j - 1)]
         j -= 1
-    xo[U(j)] = nx
+    xo[U(j)] = key
     x[U(nx), X_XS] = xs
     x[U(nx), X_LOST] = lost
     x[U(nx), X_K] = k
@@ -665,22 +681,20 @@ def _hand_mask(perm, n, mask):
 
 @njit(cache=True, _nrt=False)
 def _sort_hand(hand, n, hs, perm, required_mask):
-    """Sort a copy of the hand by kind into ``hs`` (insertion sort; hands are small) and each
-    card's hand position into ``perm``; return the required cards as a mask over sorted
-    positions."""
-    for p in range(n):
-        v = hand[p]
-        q = p
-        while q > 0 and hs[U(q - 1)] > v:
-            hs[U(q)] = hs[U(q - 1)]
-            perm[U(q)] = perm[U(q - 1)]
-            q -= 1
-        hs[U(q)] = v
-        perm[U(q)] = p
+    """The hand sorted by kind into ``hs`` and each card's hand position into ``perm`` (copies
+    of a kind in hand order); returns the required cards as a mask over sorted positions.
+    Each card goes to its rank among the keys (kind, position), counted without a branch: an
+    insertion sort's branches are mispredicted on every new hand (fresh hands measured ~5%
+    faster a search this way; docs/performance.md)."""
     req = np.int64(0)
-    for q in range(n):
-        if (required_mask >> perm[U(q)]) & 1:
-            req |= np.int64(1) << q
+    for p in range(n):
+        v = (hand[p] << 8) | p
+        r = 0
+        for p2 in range(n):
+            r += ((hand[p2] << 8) | p2) < v
+        hs[U(r)] = hand[p]
+        perm[U(r)] = p
+        req |= ((required_mask >> p) & 1) << r
     return req
 
 
@@ -701,28 +715,27 @@ def _group_bounds(w, n, kinds, rules, rf, req, type_mask):
     plus the largest Social bonus) into w.ub and largest counted wine into w.wx. Returns the
     groups still possible (a bitmask over NGROUPS) and those in which women matter."""
     wsv = 1 if rf.wine_scored else 0
-    has_io = False
+    has_io = 0
     reqal = 15  # groups every required card may join
-    for gg in range(NGROUPS):
-        w.ub[gg] = rf.maxbonus if gg == 2 else 0
-        w.wx[gg] = 0
     wmat = 0
+    pub = 0  # the bounds, a 16-bit lane per group (enums.CF_PUB, CF_PWX)
+    pwx = 0
     for q in range(n):
         k = w.hs[U(q)]
-        if kinds[U(k), CF_IO]:
-            has_io = True
-        al = kinds[U(k), CF_AL + rf.iobm]
+        has_io |= kinds[U(k), CF_IO]
         wmat |= kinds[U(k), CF_WMAT + rf.iobm]
-        for gg in range(NGROUPS):
-            if (al >> gg) & 1:
-                w.ub[gg] += kinds[U(k), G_BV[gg]]
-                w.wx[gg] += kinds[U(k), G_BW[gg] + wsv]
+        pub += kinds[U(k), CF_PUB + rf.iobm]
+        pwx += kinds[U(k), CF_PWX + 2 * rf.iobm + wsv]
         if (req >> q) & 1:
-            reqal &= al
+            reqal &= kinds[U(k), CF_AL + rf.iobm]
+    for gg in range(NGROUPS):
+        w.ub[gg] = (pub >> LANE * gg) & LMASK
+        w.wx[gg] = (pwx >> LANE * gg) & LMASK
+    w.ub[2] += rf.maxbonus
     gon = np.int64(0)
     if type_mask & 1:
         gon |= 1
-        if has_io:
+        if has_io != 0:
             gon |= 2
     if (type_mask >> T_SOCIAL) & 1:
         gon |= 4
@@ -859,7 +872,7 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
             for o in range(kinds[U(k), CF_NOPT]):
                 if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
                     may_out = True
-        _option_states(w, m, kinds, k, okm, t, woman, may_out, rf)
+        _option_states(w, m, kinds, k, g, t, woman, may_out, rf)
         w.epos[U(m)] = q
         m += 1
     # Suffix bounds of the enumerated cards.
@@ -882,72 +895,40 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
 
 
 @njit(cache=True, inline='always')
-def _option_states(w, j, kinds, k, okm, t, woman, may_out, rf):
-    """Enumerated card j (kind k) in a search of type t: its states in w.st[j] (the options of
-    the usable-options mask ``okm``, highest value first, then left out when ``may_out``),
-    their count in w.ns and its best value, largest counted and non-Container wine in w.rv,
-    w.rc, w.rn."""
+def _option_states(w, j, kinds, k, g, t, woman, may_out, rf):
+    """Enumerated card j (kind k) in group g's search (type t): its states in w.st[j] (the
+    options the type may use, highest value first, as the card table lists them, then left
+    out when ``may_out``), their count in w.ns and its best value, largest counted and
+    non-Container wine in w.rv, w.rc, w.rn."""
     st = w.st
-    ns = 0
-    cont = kinds[U(k), CF_CONTAINER]
-    vint = kinds[U(k), CF_VINTAGE]
+    block = CF_ST + t * CF_ST_BLOCK
+    nst = kinds[U(k), block]
     reqw = kinds[U(k), CF_REQ_WOMEN]
     reqwine = kinds[U(k), CF_REQ_WINE]
-    bv = 0
-    bc = 0
-    bn = 0
-    for o in range(kinds[U(k), CF_NOPT]):
-        if not (okm >> o) & 1:
-            continue
-        base = CF_OPT + o * OPT_SIZE
-        pw = kinds[U(k), base + OPT_WINE]
-        sw = kinds[U(k), base + OPT_WINE_SCORED]
-        ci = kinds[U(k), base + OPT_I]
-        ch = kinds[U(k), base + OPT_H]
-        ce = kinds[U(k), base + OPT_E]
-        cw = sw if rf.wine_scored else pw
-        wb = sw if rf.bonus_wine_scored else pw
-        if t == T_INTELLECTUAL:
-            si = ci + ce
-            sh = 0
-            se = 0
-        elif t == T_HEDONISTIC:
-            si = 0
-            sh = ch + ce
-            se = 0
-        else:
-            si = ci
-            sh = ch
-            se = ce
-        ncw = 0 if cont else cw
-        val = sw + ci + ch + ce
-        # Kept in decreasing value (stable): high scores first (ties: _walk_order).
-        q = ns
-        while q > 0 and (st[U(j), U(q - 1), S_P0] >> 3 * LANE) < val:
-            for c in range(S_COLS):
-                st[U(j), U(q), c] = st[U(j), U(q - 1), c]
-            q -= 1
-        s = st[U(j), U(q)]
-        s[S_IN] = 1
-        s[S_OPT] = o
-        s[S_E] = se
+    wsv = 1 if rf.wine_scored else 0
+    bwsv = 1 if rf.bonus_wine_scored else 0
+    women = woman << 2 * LANE
+    for c in range(nst):
+        at = block + 1 + c * CF_ST_SIZE
+        s = st[U(j), U(c)]
+        p2 = kinds[U(k), at + STF_P2]
+        s[S_P0] = kinds[U(k), at + STF_P0 + wsv]
+        s[S_P1] = kinds[U(k), at + STF_P1 + bwsv] | women
+        s[S_P2] = p2
         s[S_REQW] = reqw
         s[S_REQWINE] = reqwine
-        s[S_P0] = cw | (ncw << LANE) | (vint << 2 * LANE) | (val << 3 * LANE)
-        s[S_P1] = 1 | (wb << LANE) | (woman << 2 * LANE)
-        s[S_P2] = si | (sh << LANE) | (se << 2 * LANE)
-        bv = max(bv, val)
-        bc = max(bc, cw)
-        bn = max(bn, ncw)
-        ns += 1
+        s[S_IN] = 1
+        s[S_E] = (p2 >> 2 * LANE) & LMASK
+        s[S_OPT] = kinds[U(k), at + STF_OPT]
     if may_out:  # left out: the last state (see _walk_order)
         for c in range(S_COLS):
-            st[U(j), U(ns), c] = 0
-        ns += 1
-    w.ns[U(j)] = ns
-    w.rv[U(j)] = bv
+            st[U(j), U(nst), c] = 0
+        nst += 1
+    w.ns[U(j)] = nst
+    w.rv[U(j)] = kinds[U(k), G_BV[g]]
+    bc = kinds[U(k), G_BW[g] + wsv]
     w.rc[U(j)] = bc
-    w.rn[U(j)] = bn
+    w.rn[U(j)] = 0 if kinds[U(k), CF_CONTAINER] else bc
 
 
 @njit(cache=True, inline='always')
@@ -1085,9 +1066,10 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
         if nx >= 0:
             if xi >= nx:
                 break
-            r = w.xo[U(xi)]
+            key = w.xo[U(xi)]
             xi += 1
-            lost = w.x[U(r), X_LOST]
+            r = key & X_IMASK
+            lost = key >> X_SHIFT
             if vall - lost + beq < best.score:
                 if l5 < lost:
                     break
@@ -1214,7 +1196,7 @@ def _write_result(w, n, kinds, rules, best, res):
     over hand positions and each card's choice code (option, E points to Intellectual,
     woman)."""
     for i in range(RES_SIZE):
-        res[i] = 0
+        res[U(i)] = 0
     res[RES_TYPE] = -1
     if best.g == NGROUPS:
         return
@@ -1229,25 +1211,23 @@ def _write_result(w, n, kinds, rules, best, res):
     eitems = w.out_e
     epos = w.out_pos
     toi = w.out_toi
-    for q in range(n):
-        toi[q] = 0
     has_req_women = False
     for q in range(n):
-        if (best_mask >> q) & 1 and kinds[w.hs[q], CF_REQ_WOMEN] > 0:
-            has_req_women = True
-    for q in range(n):
+        toi[U(q)] = 0
         if not (best_mask >> q) & 1:
             continue
-        k = w.hs[q]
-        base = CF_OPT + w.bopt[q] * OPT_SIZE
-        wine += kinds[k, base + OPT_WINE_SCORED]
-        pwine += kinds[k, base + OPT_WINE]
-        ifix += kinds[k, base + OPT_I]
-        hfix += kinds[k, base + OPT_H]
-        e = kinds[k, base + OPT_E]
+        k = w.hs[U(q)]
+        if kinds[U(k), CF_REQ_WOMEN] > 0:
+            has_req_women = True
+        base = CF_OPT + w.bopt[U(q)] * OPT_SIZE
+        wine += kinds[U(k), base + OPT_WINE_SCORED]
+        pwine += kinds[U(k), base + OPT_WINE]
+        ifix += kinds[U(k), base + OPT_I]
+        hfix += kinds[U(k), base + OPT_H]
+        e = kinds[U(k), base + OPT_E]
         if e:
-            eitems[ne] = e
-            epos[ne] = q
+            eitems[U(ne)] = e
+            epos[U(ne)] = q
             ne += 1
             etot += e
     # Split the E points: all to the type's own category, or (Social) a split reaching the
@@ -1255,33 +1235,52 @@ def _write_result(w, n, kinds, rules, best, res):
     bonus = 0
     if t == T_INTELLECTUAL:
         for r in range(ne):
-            toi[epos[r]] = eitems[r]
+            toi[U(epos[U(r)])] = eitems[U(r)]
     elif t == T_SOCIAL:
         wb = wine if rules[R_BONUS_WINE_SCORED] else pwine
-        bonus, x = _social_bonus(ifix, hfix, etot, eitems, ne, wb, rules, w.sums)
+        bonus, x = _bonus_target(ifix, hfix, etot, wb, rules)
+        if x >= 0 and not rules[R_EITHER_SPLIT]:
+            if etot < 128:
+                # The prefixes' subset-sum bitsets, kept (w.sums: lo, hi of each prefix) for
+                # the split below; the last is every item's.
+                lo = np.uint64(1)
+                hi = np.uint64(0)
+                for r in range(ne):
+                    w.sums[U(2 * r)] = np.int64(lo)
+                    w.sums[U(2 * r + 1)] = np.int64(hi)
+                    lo, hi = _fold(lo, hi, eitems[U(r)])
+                if not _has_sum(lo, hi, x):
+                    bonus = 0
+                    x = -1
+            elif not _has_sum_slow(eitems, ne, x, w.sums):
+                bonus = 0
+                x = -1
         if x < 0:
             for r in range(ne):
-                toi[epos[r]] = eitems[r]
+                toi[U(epos[U(r)])] = eitems[U(r)]
         elif rules[R_EITHER_SPLIT]:
             for r in range(ne):  # greedy fill: any x in 0..etot is reachable by splitting
-                give = min(x, eitems[r])
-                toi[epos[r]] = give
+                give = min(x, eitems[U(r)])
+                toi[U(epos[U(r)])] = give
                 x -= give
         else:
             for r in range(ne - 1, -1, -1):  # last item first, against the prefix sums
+                e = eitems[U(r)]
+                if x < e:
+                    continue
                 if etot < 128:
-                    plo, phi = _subset_sums(eitems, r)
-                    ok = _has_sum(plo, phi, x - eitems[r])
+                    ok = _has_sum(np.uint64(w.sums[U(2 * r)]), np.uint64(w.sums[U(2 * r + 1)]),
+                                  x - e)
                 else:
-                    ok = x >= eitems[r] and _has_sum_slow(eitems, r, x - eitems[r], w.sums)
-                if x >= eitems[r] and ok:
-                    toi[epos[r]] = eitems[r]
-                    x -= eitems[r]
+                    ok = _has_sum_slow(eitems, r, x - e, w.sums)
+                if ok:
+                    toi[U(epos[U(r)])] = e
+                    x -= e
     ii = ifix
     hh = hfix
     for r in range(ne):
-        ii += toi[epos[r]]
-        hh += eitems[r] - toi[epos[r]]
+        ii += toi[U(epos[U(r)])]
+        hh += eitems[U(r)] - toi[U(epos[U(r)])]
     res[RES_SCORE] = best.score
     res[RES_TYPE] = t
     res[RES_WINE] = wine
@@ -1290,14 +1289,14 @@ def _write_result(w, n, kinds, rules, best, res):
     res[RES_BONUS] = bonus
     res[RES_NCARDS] = best.n
     mask = np.int64(0)
+    no_mw = best.g == 1 or not has_req_women
     for q in range(n):
         if (best_mask >> q) & 1:
-            p = w.perm[q]
+            p = w.perm[U(q)]
             mask |= np.int64(1) << p
-            k = w.hs[q]
-            woman = kinds[k, CF_WOMAN] or (kinds[k, CF_MW] and has_req_women
-                                            and not (best.g == 1))
-            res[RES_PER_CARD + p] = w.bopt[q] + CH_E_SHIFT * toi[q] + (
+            k = w.hs[U(q)]
+            woman = kinds[U(k), CF_WOMAN] or (kinds[U(k), CF_MW] and not no_mw)
+            res[U(RES_PER_CARD + p)] = w.bopt[U(q)] + CH_E_SHIFT * toi[U(q)] + (
                 CH_WOMAN if woman else 0)
     res[RES_MASK] = mask
 
