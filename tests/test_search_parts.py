@@ -24,10 +24,10 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
     ws = np.arange(size, dtype=np.int64)
     work, end = S._views(ws, np.int64(n))  # compiled: its 2-d and 3-d views need numba
     assert end <= size
-    expected = {"st": n * S.MAXS * S.S_COLS, "acc": (n + 1) * S.A_COLS, "x": S.XCAP * S.X_F,
-                "xo": S.XCAP, "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS,
-                "rv": n + 1, "rc": n + 1, "rn": n + 1, "ch": n + 1}
-    shapes = {"st": (n, S.MAXS, S.S_COLS), "acc": (n + 1, S.A_COLS), "x": (S.XCAP, S.X_F)}
+    expected = {"st": n * S.MAXS * S.S_COLS, "acc": (n + 1) * S.A_COLS, "xw": S.XCAP,
+                "xx": S.XCAP, "xo": S.XCAP, "xcnt": S.XCAP + 1, "ub": S.NGROUPS, "wx": S.NGROUPS,
+                "sums": S.SUM_WORDS, "rv": n + 1, "rc": n + 1, "rn": n + 1, "ch": n + 1}
+    shapes = {"st": (n, S.MAXS, S.S_COLS), "acc": (n + 1, S.A_COLS)}
     seen = []
     for name, view in zip(S.Work._fields, work):
         assert view.size == expected.get(name, n), name
@@ -68,6 +68,53 @@ def _best_intellectual(base, hand):
     codes = np.array([base.cards.lookup(c) for c in hand], np.int64)
     S.best_symposion_nb(codes, len(codes), kinds, rules, 0, 1 << T_INTELLECTUAL, res)
     return res[RES_SCORE], res[RES_MASK]
+
+
+@pytest.mark.parametrize("np_", [0, 1, 4, S.X_SMALL, S.X_SMALL + 1, 11])
+def test_exclusion_sets_are_every_set_within_the_loss_in_order_of_loss(np_):
+    """_x_build lists exactly the sets of optional free cards losing at most ``maxlost``
+    points, each with its count, I and E (packed), in order of points lost; every subset
+    listed up to X_SMALL cards, a depth-first walk beyond, which gives up past XCAP sets.
+    (Points of 20 to 59 a card: a loss bound past XCAP, which the counting sort cannot
+    bucket.)"""
+    from itertools import combinations
+
+    rng = random.Random(np_)
+    for trial in range(40):
+        big = trial % 4 == 3
+        ws = np.zeros(S.workspace_size.py_func(12), np.int64)
+        work, _ = S._views(ws, np.int64(12))
+        cards = []
+        for r in range(np_):
+            i, h, e = (rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 3)) if not big \
+                else (rng.randint(10, 29), 0, rng.randint(10, 30))
+            cards.append((i + h + e, i, e))
+            work.pv[r], work.pi[r], work.ph[r], work.pe[r] = i + h + e, i, h, e
+        maxlost = rng.randint(0, 9) if not big else rng.randint(100, 300)
+        psum = sum(c[0] for c in cards)
+        want = {}
+        for k in range(np_ + 1):
+            for combo in combinations(range(np_), k):
+                lost = sum(cards[r][0] for r in combo)
+                if lost <= maxlost:
+                    want[sum(1 << r for r in combo)] = (
+                        lost, k, sum(cards[r][1] for r in combo), sum(cards[r][2] for r in combo))
+        nx = S._x_build(work, np.int64(np_), np.int64(maxlost), np.int64(psum))
+        if np_ > S.X_SMALL and len(want) > S.XCAP:
+            assert nx == S.X_TOO_MANY
+            continue
+        assert nx == len(want)
+        got = {}
+        last = 0
+        for key in work.xo[:nx]:
+            idx, lost = key & S.X_IMASK, key >> S.X_SHIFT
+            assert lost >= last  # in order of points lost
+            last = lost
+            xs = idx if np_ <= S.X_SMALL else work.xx[idx]
+            f = work.xw[idx]
+            got[xs] = (f & 0xFFFF, (f >> 16) & 0xFFFF, (f >> 32) & 0xFFFF, f >> 48)
+            assert got[xs][0] == lost
+        assert got == want
 
 
 @pytest.mark.parametrize("hand, mask", [

@@ -115,13 +115,12 @@ else:
         return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
-    CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
-    CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM,
-    CF_WMAT, CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0, STF_P1,
-    STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E,
-    OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK,
-    RES_NCARDS, RES_PER_CARD, RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC,
-    T_INTELLECTUAL, T_SOCIAL,
+    CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO, CF_MW,
+    CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
+    CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0,
+    STF_P1, STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE,
+    OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK, RES_NCARDS, RES_PER_CARD,
+    RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
 )
 from simsym.core.enums import (  # the rule array, under the names this module reads
     RULE_BONUS_ALL as R_BONUS_ALL,
@@ -166,18 +165,15 @@ A_REQWINE = 4
 A_COLS = 5
 MAXS = MAX_OPTIONS + 1  # states of a card: left out, or one of its options
 
-# Social exclusion-set list (sorted by points lost, then bitmask): columns of an entry.
-X_XS = 0  # bitmask over the optional free cards left out
-X_LOST = 1  # points lost
-X_K = 2  # how many cards are left out
-X_I = 3  # their I points
-X_D = 4  # (their I) - (their H) - (their E): shifts H - I + Etot
-X_E = 5  # their E points
-X_F = 6
+# Social exclusion sets (sets of optional free cards left out): each set's fields packed in
+# one word (w.xw: points lost | cards << 16 | I << 32 | E << 48; its H is lost - I - E, since
+# optional free cards carry no wine), its bitmask over the optional free cards (the set's
+# index itself when every subset is listed, else w.xx) and their order by points lost (w.xo).
 XCAP = 128
+X_SMALL = 7  # up to this many optional free cards, every subset is listed (2 ** 7 <= XCAP)
 X_SHIFT = 7  # an entry of the order w.xo: points lost << X_SHIFT | the set's index (< XCAP)
 X_IMASK = (1 << X_SHIFT) - 1
-assert XCAP <= 1 << X_SHIFT
+assert XCAP <= 1 << X_SHIFT and 1 << X_SMALL <= XCAP
 X_UNLISTED = -2  # the walk's exclusion-set count before a leaf first needs the list
 X_TOO_MANY = -1  # ... when there are more than XCAP (then a leaf enumerates them on the fly)
 
@@ -218,8 +214,10 @@ Work = namedtuple("Work", (
     "pi",  # n: ... I points,
     "ph",  # n: ... H points,
     "pe",  # n: ... E points
-    "x",  # (XCAP, X_F): Social exclusion sets (X_* columns)
+    "xw",  # XCAP: Social exclusion sets: their fields, packed (see XCAP),
+    "xx",  # XCAP: ... their bitmasks (when not every subset is listed),
     "xo",  # XCAP: ... their order, by points lost (packed with the index: see _x_insert)
+    "xcnt",  # XCAP + 1: ... a counting sort's buckets
     "xst",  # n: ... the stack of the walk that lists them
     "li",  # n: a Social leaf's E items from the enumerated cards
     "ei",  # n: a Social play's E items, on the slow subset-sum path
@@ -265,7 +263,7 @@ def workspace_size(n):
     """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards (at
     least what ``_views`` carves; tests/test_search_parts.py checks that)."""
     return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
-            + XCAP * (X_F + 1) + SUM_WORDS + 64)
+            + 4 * XCAP + 1 + SUM_WORDS + 64)
 
 
 @njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
@@ -302,9 +300,10 @@ def _views(ws, n):
     pi, at = _take(ws, at, n)
     ph, at = _take(ws, at, n)
     pe, at = _take(ws, at, n)
-    x = _carve(ws, at, (XCAP, X_F))
-    at += XCAP * X_F
+    xw, at = _take(ws, at, XCAP)
+    xx, at = _take(ws, at, XCAP)
     xo, at = _take(ws, at, XCAP)
+    xcnt, at = _take(ws, at, XCAP + 1)
     xst, at = _take(ws, at, n)
     li, at = _take(ws, at, n)
     ei, at = _take(ws, at, n)
@@ -313,7 +312,7 @@ def _views(ws, n):
     out_pos, at = _take(ws, at, n)
     out_toi, at = _take(ws, at, n)
     return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, rv, rc, rn, acc, ch, bch, ppos, pv,
-                pi, ph, pe, x, xo, xst, li, ei, sums, out_e, out_pos, out_toi), at
+                pi, ph, pe, xw, xx, xo, xcnt, xst, li, ei, sums, out_e, out_pos, out_toi), at
 
 
 @njit(cache=True)
@@ -474,57 +473,93 @@ def _x_fields(w, np_, xs):
 
 
 @njit(cache=True, _nrt=False)
-def _x_insert(x, xo, nx, xs, lost, k, di, dh, de):
-    """Append exclusion set ``nx`` to the list ``x`` and insert its index into the order
-    ``xo``, kept sorted by points lost (the order among equal losses does not matter: ties
-    between the plays they make are broken explicitly). An entry of ``xo`` is the set's
-    points lost and its index packed (``lost << X_SHIFT | index``), so the insertion compares
-    and moves one word, not an index and the row it points to."""
-    key = (lost << X_SHIFT) | nx
+def _x_insert(w, nx, xs, packed):
+    """Append exclusion set ``nx`` (bitmask ``xs``, fields ``packed``) to the list and insert
+    it into the order w.xo, kept sorted by points lost (the order among equal losses does not
+    matter: ties between the plays they make are broken explicitly). An entry of w.xo is the
+    set's points lost and its index packed (``lost << X_SHIFT | index``), so the insertion
+    compares and moves one word."""
+    key = ((packed & LMASK) << X_SHIFT) | nx
     j = nx
-    while j > 0 and xo[U(j - 1)] > key:
-        xo[U(j)] = xo[U(j - 1)]
+    while j > 0 and w.xo[U(j - 1)] > key:
+        w.xo[U(j)] = w.xo[U(j - 1)]
         j -= 1
-    xo[U(j)] = key
-    x[U(nx), X_XS] = xs
-    x[U(nx), X_LOST] = lost
-    x[U(nx), X_K] = k
-    x[U(nx), X_I] = di
-    x[U(nx), X_D] = di - dh - de
-    x[U(nx), X_E] = de
+    w.xo[U(j)] = key
+    w.xw[U(nx)] = packed
+    w.xx[U(nx)] = xs
+
+
+@njit(cache=True, _nrt=False)
+def _x_card(w, r):
+    """Optional free card r's fields, packed as an exclusion set's (see XCAP)."""
+    return (w.pv[U(r)] | (np.int64(1) << LANE) | (w.pi[U(r)] << 2 * LANE)
+            | (w.pe[U(r)] << 3 * LANE))
 
 
 @njit(cache=True, inline='always')
-def _x_build(w, np_, maxlost):
+def _x_build(w, np_, maxlost, psum):
     """List every exclusion set of the optional free cards losing at most ``maxlost`` points
-    into w.x, ordered by points lost (w.xo), by a depth-first walk that adds cards in index
-    order and never extends a set past ``maxlost``. Returns the count, or X_TOO_MANY beyond
-    XCAP sets."""
+    (w.xw, w.xx), ordered by points lost (w.xo). Returns the count, or X_TOO_MANY beyond XCAP
+    sets.
+
+    Up to X_SMALL cards, every subset's fields are one addition each (the subsets holding
+    card r are those without it, plus r: set xs is row xs), and a counting sort by points
+    lost orders those within ``maxlost``. Beyond, a depth-first walk adds cards in index
+    order and never extends a set past ``maxlost``."""
+    if np_ <= X_SMALL:
+        w.xw[0] = 0
+        size = 1
+        for r in range(np_):
+            c = _x_card(w, r)
+            for xs in range(size):
+                w.xw[U(size + xs)] = w.xw[U(xs)] + c
+            size += size
+        top = min(maxlost, psum)
+        nx = np.int64(0)
+        if top < XCAP:
+            for lost in range(top + 2):
+                w.xcnt[U(lost)] = 0
+            for xs in range(size):
+                lost = w.xw[U(xs)] & LMASK
+                if lost <= top:
+                    w.xcnt[U(lost + 1)] += 1
+            for lost in range(top + 1):
+                w.xcnt[U(lost + 1)] += w.xcnt[U(lost)]
+            for xs in range(size):
+                lost = w.xw[U(xs)] & LMASK
+                if lost <= top:
+                    at = w.xcnt[U(lost)]
+                    w.xo[U(at)] = (lost << X_SHIFT) | xs
+                    w.xcnt[U(lost)] = at + 1
+            return w.xcnt[U(top)]
+        for xs in range(size):  # a bonus worth XCAP points or more: sorted by insertion
+            lost = w.xw[U(xs)] & LMASK
+            if lost <= top:
+                key = (lost << X_SHIFT) | xs
+                j = nx
+                while j > 0 and w.xo[U(j - 1)] > key:
+                    w.xo[U(j)] = w.xo[U(j - 1)]
+                    j -= 1
+                w.xo[U(j)] = key
+                nx += 1
+        return nx
     z = np.int64(0)
-    _x_insert(w.x, w.xo, z, z, z, z, z, z, z)
+    _x_insert(w, z, z, z)
     nx = np.int64(1)
     sp = 0
     xs = np.int64(0)
-    lost = 0
-    k = 0
-    di = 0
-    dh = 0
-    de = 0
+    packed = np.int64(0)
     r = 0
     while True:
         if r < np_:
-            if lost + w.pv[U(r)] <= maxlost:
+            if (packed & LMASK) + w.pv[U(r)] <= maxlost:
                 if nx >= XCAP:
                     return np.int64(X_TOO_MANY)
                 w.xst[U(sp)] = r
                 sp += 1
                 xs |= np.int64(1) << r
-                lost += w.pv[U(r)]
-                k += 1
-                di += w.pi[U(r)]
-                dh += w.ph[U(r)]
-                de += w.pe[U(r)]
-                _x_insert(w.x, w.xo, nx, xs, lost, k, di, dh, de)
+                packed += _x_card(w, r)
+                _x_insert(w, nx, xs, packed)
                 nx += 1
             r += 1
             continue
@@ -533,11 +568,7 @@ def _x_build(w, np_, maxlost):
         sp -= 1
         r = w.xst[U(sp)]
         xs &= ~(np.int64(1) << r)
-        lost -= w.pv[U(r)]
-        k -= 1
-        di -= w.pi[U(r)]
-        dh -= w.ph[U(r)]
-        de -= w.pe[U(r)]
+        packed -= _x_card(w, r)
         r += 1
 
 
@@ -1052,7 +1083,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
     if vall + beq < best.score and l5 < 0:
         return best, nx
     if nx == X_UNLISTED:
-        nx = _x_build(w, np_, maxbonus)
+        nx = _x_build(w, np_, maxbonus, grp.psum)
     dleaf = hall - iall + eall
     call = (p1 & LMASK) + np_
     nli = -1  # this leaf's enumerated E items, gathered when first needed
@@ -1075,11 +1106,12 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                     break
                 if lost != l5:
                     continue
-            xcur = w.x[U(r), X_XS]
-            kx = w.x[U(r), X_K]
-            di = w.x[U(r), X_I]
-            dd = w.x[U(r), X_D]
-            de = w.x[U(r), X_E]
+            xcur = r if np_ <= X_SMALL else w.xx[U(r)]
+            xf = w.xw[U(r)]
+            kx = (xf >> LANE) & LMASK
+            di = (xf >> 2 * LANE) & LMASK
+            dd = 2 * di - lost  # I - H - E, with H = lost - I - E
+            de = xf >> 3 * LANE
         else:
             if xs >= lim:
                 break
