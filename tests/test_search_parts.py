@@ -25,8 +25,9 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
     work, end = S._views(ws, np.int64(n))  # compiled: its 2-d and 3-d views need numba
     assert end <= size
     expected = {"st": n * S.MAXS * S.S_COLS, "acc": (n + 1) * S.A_COLS, "xw": S.XCAP,
-                "xx": S.XCAP, "xo": S.XCAP, "xcnt": S.XCAP + 1, "ub": S.NGROUPS, "wx": S.NGROUPS,
-                "sums": S.SUM_WORDS, "rv": n + 1, "rc": n + 1, "rn": n + 1, "ch": n + 1}
+                "xx": S.XCAP, "xe": S.XCAP, "xo": S.XCAP, "xcnt": S.XCAP + 1,
+                "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS, "rv": n + 1, "rc": n + 1,
+                "rn": n + 1, "ch": n + 1}
     shapes = {"st": (n, S.MAXS, S.S_COLS), "acc": (n + 1, S.A_COLS)}
     seen = []
     for name, view in zip(S.Work._fields, work):
@@ -114,6 +115,9 @@ def test_exclusion_sets_are_every_set_within_the_loss_in_order_of_loss(np_):
             f = work.xw[idx]
             got[xs] = (f & 0xFFFF, (f >> 16) & 0xFFFF, (f >> 32) & 0xFFFF, f >> 48)
             assert got[xs][0] == lost
+            sizes = [cards[r][2] for r in range(np_) if (xs >> r) & 1]
+            assert work.xe[idx] == (sizes.count(1) + (sizes.count(2) << 16)
+                                    + (sum(1 for e in sizes if e > 2) << 32))
         assert got == want
 
 

@@ -216,6 +216,7 @@ Work = namedtuple("Work", (
     "pe",  # n: ... E points
     "xw",  # XCAP: Social exclusion sets: their fields, packed (see XCAP),
     "xx",  # XCAP: ... their bitmasks (when not every subset is listed),
+    "xe",  # XCAP: ... their E items counted by size (see _e_code),
     "xo",  # XCAP: ... their order, by points lost (packed with the index: see _x_insert)
     "xcnt",  # XCAP + 1: ... a counting sort's buckets
     "xst",  # n: ... the stack of the walk that lists them
@@ -249,7 +250,9 @@ Group = namedtuple("Group", (
     "pmask",  # ... of the optional free cards
     "f_val",  # points of the fixed free cards
     "flo", "fhi",  # ... their E items' subset-sum bitset (Social)
+    "fe12",  # ... their E items counted by size (see _e_code)
     "psum", "pisum", "phsum", "pesum",  # optional free cards: total points, I, H, E
+    "pe12",  # ... their E items counted by size
     "has_reqs",  # an enumerated card has a requirement
 ))
 
@@ -263,7 +266,7 @@ def workspace_size(n):
     """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards (at
     least what ``_views`` carves; tests/test_search_parts.py checks that)."""
     return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
-            + 4 * XCAP + 1 + SUM_WORDS + 64)
+            + 5 * XCAP + 1 + SUM_WORDS + 64)
 
 
 @njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
@@ -302,6 +305,7 @@ def _views(ws, n):
     pe, at = _take(ws, at, n)
     xw, at = _take(ws, at, XCAP)
     xx, at = _take(ws, at, XCAP)
+    xe, at = _take(ws, at, XCAP)
     xo, at = _take(ws, at, XCAP)
     xcnt, at = _take(ws, at, XCAP + 1)
     xst, at = _take(ws, at, n)
@@ -312,7 +316,7 @@ def _views(ws, n):
     out_pos, at = _take(ws, at, n)
     out_toi, at = _take(ws, at, n)
     return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, rv, rc, rn, acc, ch, bch, ppos, pv,
-                pi, ph, pe, xw, xx, xo, xcnt, xst, li, ei, sums, out_e, out_pos, out_toi), at
+                pi, ph, pe, xw, xx, xe, xo, xcnt, xst, li, ei, sums, out_e, out_pos, out_toi), at
 
 
 @njit(cache=True)
@@ -473,6 +477,20 @@ def _x_fields(w, np_, xs):
 
 
 @njit(cache=True, _nrt=False)
+def _e_code(e):
+    """An E item counted by size, to be summed: 1 for 1E, 1 << 16 for 2E, 1 << 32 for any other
+    size (0 for none). When a play's E items are all 1E and 2E, a subset of them sums to x
+    (0 <= x <= their total) exactly when there is a 1E or x is even (_e_reach)."""
+    if e == 0:
+        return np.int64(0)
+    if e == 1:
+        return np.int64(1)
+    if e == 2:
+        return np.int64(1) << LANE
+    return np.int64(1) << 2 * LANE
+
+
+@njit(cache=True, _nrt=False)
 def _x_insert(w, nx, xs, packed):
     """Append exclusion set ``nx`` (bitmask ``xs``, fields ``packed``) to the list and insert
     it into the order w.xo, kept sorted by points lost (the order among equal losses does not
@@ -487,6 +505,19 @@ def _x_insert(w, nx, xs, packed):
     w.xo[U(j)] = key
     w.xw[U(nx)] = packed
     w.xx[U(nx)] = xs
+    w.xe[U(nx)] = _x_ecode(w, xs)
+
+
+@njit(cache=True, _nrt=False)
+def _x_ecode(w, xs):
+    """The E items of the optional free cards in ``xs``, counted by size (_e_code)."""
+    c = np.int64(0)
+    for r in range(64):
+        if xs >> r == 0:
+            break
+        if (xs >> r) & 1:
+            c += _e_code(w.pe[U(r)])
+    return c
 
 
 @njit(cache=True, _nrt=False)
@@ -508,11 +539,14 @@ def _x_build(w, np_, maxlost, psum):
     order and never extends a set past ``maxlost``."""
     if np_ <= X_SMALL:
         w.xw[0] = 0
+        w.xe[0] = 0
         size = 1
         for r in range(np_):
             c = _x_card(w, r)
+            ce = _e_code(w.pe[U(r)])
             for xs in range(size):
                 w.xw[U(size + xs)] = w.xw[U(xs)] + c
+                w.xe[U(size + xs)] = w.xe[U(xs)] + ce
             size += size
         top = min(maxlost, psum)
         nx = np.int64(0)
@@ -817,10 +851,12 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
     flo = np.uint64(1)
     fhi = np.uint64(0)
     fetot = 0
+    fe12 = 0
     psum = 0  # optional free cards: total value, I, H, E
     pisum = 0
     phsum = 0
     pesum = 0
+    pe12 = 0
     has_reqs = False
     for q in range(n):
         k = w.hs[U(q)]
@@ -872,6 +908,7 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
                 free_mask |= bit
                 if ce:
                     fetot += ce
+                    fe12 += _e_code(ce)
                     if fetot < 128:
                         flo, fhi = _fold(flo, fhi, ce)
             else:
@@ -884,6 +921,7 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
                 pisum += ci
                 phsum += ch
                 pesum += ce
+                pe12 += _e_code(ce)
                 pmask |= bit
                 np_ += 1
             continue
@@ -921,8 +959,9 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
     w.acc[0, A_REQW] = 0
     w.acc[0, A_REQWINE] = 0
     return Group(np.int64(g), np.int64(t), social, rules[R_WINE_LO + t], hi_w, np.int64(m),
-                 np.int64(np_), free_mask, pmask, np.int64(f_val), flo, fhi, np.int64(psum),
-                 np.int64(pisum), np.int64(phsum), np.int64(pesum), has_reqs)
+                 np.int64(np_), free_mask, pmask, np.int64(f_val), flo, fhi, np.int64(fe12),
+                 np.int64(psum), np.int64(pisum), np.int64(phsum), np.int64(pesum),
+                 np.int64(pe12), has_reqs)
 
 
 @njit(cache=True, inline='always')
@@ -1087,6 +1126,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
     dleaf = hall - iall + eall
     call = (p1 & LMASK) + np_
     nli = -1  # this leaf's enumerated E items, gathered when first needed
+    l12 = np.int64(-1)  # ... counted by size (_e_code), when first needed
     emask = np.int64(-1)
     found = False  # the best play is one of this leaf's; then best_xs is its exclusion set
     best_xs = 0
@@ -1106,6 +1146,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                     break
                 if lost != l5:
                     continue
+            xr = r
             xcur = r if np_ <= X_SMALL else w.xx[U(r)]
             xf = w.xw[U(r)]
             kx = (xf >> LANE) & LMASK
@@ -1119,6 +1160,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
             if lost > maxbonus:
                 xs += xs & -xs
                 continue
+            xr = -1
             xcur = xs
             xs += 1
             if vall - lost + beq < best.score and lost != l5:
@@ -1140,27 +1182,38 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                 continue
             if rf.either_split:
                 reach = True
-            elif etot < 128:
-                # Every E item of the play, folded into a subset-sum bitset: the fixed free
-                # cards', the kept optional ones', the leaf's.
-                xlo = grp.flo
-                xhi = grp.fhi
-                for j in range(np_):
-                    e = w.pe[U(j)]
-                    if e and not (xcur >> j) & 1:
-                        xlo, xhi = _fold(xlo, xhi, e)
-                if nli < 0:
-                    nli = 0
-                    for j in range(grp.m):
-                        e = w.st[U(j), U(w.ch[U(j)]), S_E]
-                        if e:
-                            w.li[U(nli)] = e
-                            nli += 1
-                for j in range(nli):
-                    xlo, xhi = _fold(xlo, xhi, w.li[U(j)])
-                reach = _has_sum(xlo, xhi, x)
             else:
-                reach = _has_sum_slow_leaf(w, kinds, grp, xcur, n, x)
+                if l12 < 0:
+                    l12 = 0
+                    for j in range(grp.m):
+                        l12 += _e_code(w.st[U(j), U(w.ch[U(j)]), S_E])
+                e12 = grp.fe12 + grp.pe12 + l12 - (w.xe[U(xr)] if xr >= 0 else
+                                                   _x_ecode(w, xcur))
+                if e12 >> 2 * LANE == 0:
+                    # Every E item is 1E or 2E: x (at most their total) is a subset's sum
+                    # exactly when there is a 1E or x is even.
+                    reach = (e12 & LMASK) > 0 or x % 2 == 0
+                elif etot < 128:
+                    # Every E item of the play, folded into a subset-sum bitset: the fixed
+                    # free cards', the kept optional ones', the leaf's.
+                    xlo = grp.flo
+                    xhi = grp.fhi
+                    for j in range(np_):
+                        e = w.pe[U(j)]
+                        if e and not (xcur >> j) & 1:
+                            xlo, xhi = _fold(xlo, xhi, e)
+                    if nli < 0:
+                        nli = 0
+                        for j in range(grp.m):
+                            e = w.st[U(j), U(w.ch[U(j)]), S_E]
+                            if e:
+                                w.li[U(nli)] = e
+                                nli += 1
+                    for j in range(nli):
+                        xlo, xhi = _fold(xlo, xhi, w.li[U(j)])
+                    reach = _has_sum(xlo, xhi, x)
+                else:
+                    reach = _has_sum_slow_leaf(w, kinds, grp, xcur, n, x)
             if reach:
                 bonus = cand
         score = base_score + bonus
