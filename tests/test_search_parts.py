@@ -71,6 +71,25 @@ def _best_intellectual(base, hand):
     return res[RES_SCORE], res[RES_MASK]
 
 
+def test_kind_lists_compare_as_sorted_lists():
+    """_kinds_cmp (masks over a sorted hand, with copies) orders two plays as their sorted
+    kind lists compare, a proper prefix the smaller."""
+    rng = random.Random(11)
+    for _ in range(3000):
+        n = rng.randint(0, 14)
+        hs = np.array(sorted(rng.randint(0, 5) for _ in range(n)) + [0], np.int64)
+        a, b = rng.getrandbits(n) if n else 0, rng.getrandbits(n) if n else 0
+        if rng.random() < 0.3:  # the same list through other copies
+            b = a
+            for q in range(n - 1):
+                if hs[q] == hs[q + 1] and (b >> q) & 1 != (b >> (q + 1)) & 1:
+                    b ^= 3 << q
+        la = [int(hs[q]) for q in range(n) if (a >> q) & 1]
+        lb = [int(hs[q]) for q in range(n) if (b >> q) & 1]
+        want = (la > lb) - (la < lb)
+        assert S._kinds_cmp(hs, np.int64(a), np.int64(b), np.int64(n)) == want, (hs, a, b)
+
+
 @pytest.mark.parametrize("np_", [0, 1, 4, S.X_SMALL, S.X_SMALL + 1, 11])
 def test_exclusion_sets_are_every_set_within_the_loss_in_order_of_loss(np_):
     """_x_build lists exactly the sets of optional free cards losing at most ``maxlost``

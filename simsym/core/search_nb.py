@@ -72,6 +72,11 @@ from numba import njit
 from numba.core import config as _numba_config
 
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
+    def _tz(x):
+        """Trailing zeros of x (x != 0): the index of its lowest set bit."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
     def _carve(ws, at, shape):
         """``ws[at:at + size]`` as a C-ordered array of ``shape`` (size: its entries)."""
         size = 1
@@ -82,6 +87,7 @@ else:
     from numba.core import cgutils, types
     from numba.core.imputils import impl_ret_borrowed
     from numba.extending import intrinsic
+    from numba.cpython.unsafe.numbers import trailing_zeros as _tz
     from numba.np.arrayobj import make_array, populate_array
 
     @intrinsic
@@ -332,24 +338,33 @@ def _kinds_cmp(hs, a, b, n):
     """-1, 0 or 1 as the sorted kind list of mask ``a`` is below, equal to or above ``b``'s.
 
     ``hs`` is the sorted hand, so walking positions upwards yields each mask's sorted kind
-    list."""
-    i = 0
-    j = 0
+    list. Below the lowest position i where the masks differ, the lists agree; the mask
+    holding i meets hs[i] next, the other its next position j above i (none: it is a proper
+    prefix, so the smaller). hs[j] >= hs[i]; when equal (a copy of the same kind), the two
+    lists agree there too and the other mask may as well hold i instead of j."""
     while True:
-        while i < n and not (a >> i) & 1:
-            i += 1
-        while j < n and not (b >> j) & 1:
-            j += 1
-        if i >= n or j >= n:
-            if i >= n and j >= n:
-                return 0
-            return -1 if i >= n else 1  # a proper prefix is smaller
-        hi_ = hs[U(i)]
-        hj = hs[U(j)]
-        if hi_ != hj:
-            return -1 if hi_ < hj else 1
-        i += 1
-        j += 1
+        d = a ^ b
+        if d == 0:
+            return 0
+        i = _tz(d)
+        bit = np.int64(1) << i
+        above = ~((bit << 1) - 1)
+        if a & bit:
+            rest = b & above
+            if rest == 0:
+                return 1
+            j = _tz(rest)
+            if hs[U(j)] != hs[U(i)]:
+                return -1
+            b ^= (np.int64(1) << j) | bit
+        else:
+            rest = a & above
+            if rest == 0:
+                return -1
+            j = _tz(rest)
+            if hs[U(j)] != hs[U(i)]:
+                return 1
+            a ^= (np.int64(1) << j) | bit
 
 
 @njit(cache=True, _nrt=False)
