@@ -89,7 +89,7 @@ def _derive(row: np.ndarray) -> None:
     row[E.CF_FREE] = int(row[E.CF_VINTAGE] == 0 and row[E.CF_REQ_WOMEN] == 0
                          and row[E.CF_REQ_WINE] == 0)
     _walk_states(row)
-    lane = 16
+    lane = E.LANE
     bv = (row[E.CF_BVI], row[E.CF_BVI], row[E.CF_BVS], row[E.CF_BVH])
     bw = (E.CF_BWI, E.CF_BWI, E.CF_BWS, E.CF_BWH)
     for u in (0, 1):
@@ -105,7 +105,7 @@ def _walk_states(row: np.ndarray) -> None:
     use, highest value first (a stable sort: the earlier option first among equals), the
     packed words the search's walk sums (search_nb.S_P0, S_P1, S_P2), under both settings of
     ``wine_counts`` and ``bonus_wine``."""
-    lane = 16
+    lane = E.LANE
     okm = {E.T_INTELLECTUAL: row[E.CF_OKI], E.T_HEDONISTIC: row[E.CF_OKH],
            E.T_SOCIAL: (1 << row[E.CF_NOPT]) - 1}
     for t, usable in okm.items():

@@ -8,7 +8,7 @@ never compiles or loads a kernel. Each layout has a prefix of its own:
 | prefix | array | filled by |
 | --- | --- | --- |
 | ``T_`` | Symposion type codes | |
-| ``CF_``, ``OPT_`` | card table (one row a kind) | simsym.cards.encode |
+| ``CF_``, ``OPT_``, ``STF_`` | card table (one row a kind) | simsym.cards.encode |
 | ``RES_``, ``CH_`` | result row of the search | search_nb |
 | ``RULE_`` | rule array | simsym.rules.encode_rules |
 | ``GP_`` | game parameters | simsym.engine.setup_for |
@@ -72,6 +72,7 @@ CF_BWS = CF_OKI + 12  # ... of any option
 CF_AL = CF_OKI + 14  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
 CF_WMAT = CF_OKI + 16  # ... groups in which it makes women matter (it requires women)
 CF_FREE = CF_OKI + 18  # 1 when not Vintage and with no requirement
+LANE = 16  # bits of one lane of a packed word (the card table's CF_ST, CF_PUB and CF_PWX)
 # Each kind's walk states per search type (T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC: a block of
 # CF_ST_BLOCK columns each, from CF_ST + t * CF_ST_BLOCK): how many options the type may use,
 # then per such option, highest value first (the earlier option first among equals), the

@@ -121,8 +121,8 @@ else:
         return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
-    CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO, CF_MW,
-    CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
+    LANE, CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
+    CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
     CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0,
     STF_P1, STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE,
     OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK, RES_NCARDS, RES_PER_CARD,
@@ -160,8 +160,7 @@ S_COLS = 8
 # all-equal Social bonus compares with (scored or printed); WOMEN, women; I, fixed
 # Intellectual points (in I searches: all points but wine); H, fixed Hedonistic points; E,
 # Either points.
-LANE = 16
-LMASK = 0xFFFF
+LMASK = (1 << LANE) - 1
 # Columns of the walk's accumulator (a row per depth).
 A_P0 = 0
 A_P1 = 1
