@@ -494,7 +494,7 @@ def _x_fields(w, np_, xs):
 def _e_code(e):
     """An E item counted by size, to be summed: 1 for 1E, 1 << 16 for 2E, 1 << 32 for any other
     size (0 for none). When a play's E items are all 1E and 2E, a subset of them sums to x
-    (0 <= x <= their total) exactly when there is a 1E or x is even (_e_reach)."""
+    (0 <= x <= their total) exactly when there is a 1E or x is even (see _social_leaf)."""
     if e == 0:
         return np.int64(0)
     if e == 1:
@@ -544,7 +544,7 @@ def _x_card(w, r):
 @njit(cache=True, inline='always')
 def _x_build(w, np_, maxlost, psum):
     """List every exclusion set of the optional free cards losing at most ``maxlost`` points
-    (w.xw, w.xx), ordered by points lost (w.xo). Returns the count, or X_TOO_MANY beyond XCAP
+    (w.xw, w.xx, w.xe), ordered by points lost (w.xo). Returns the count, or X_TOO_MANY beyond XCAP
     sets.
 
     Up to X_SMALL cards, every subset's fields are one addition each (the subsets holding
