@@ -90,14 +90,13 @@ def _derive(row: np.ndarray) -> None:
                          and row[E.CF_REQ_WINE] == 0)
     _walk_states(row)
     lane = E.LANE
-    bv = (row[E.CF_BVI], row[E.CF_BVI], row[E.CF_BVS], row[E.CF_BVH])
-    bw = (E.CF_BWI, E.CF_BWI, E.CF_BWS, E.CF_BWH)
     for u in (0, 1):
         al = row[E.CF_AL + u]
-        joins = [g for g in range(4) if (al >> g) & 1]
-        row[E.CF_PUB + u] = sum(int(bv[g]) << lane * g for g in joins)
+        joins = [g for g in range(len(E.CF_GROUP_BV)) if (al >> g) & 1]
+        row[E.CF_PUB + u] = sum(int(row[E.CF_GROUP_BV[g]]) << lane * g for g in joins)
         for v in (0, 1):
-            row[E.CF_PWX + 2 * u + v] = sum(int(row[bw[g] + v]) << lane * g for g in joins)
+            row[E.CF_PWX + 2 * u + v] = sum(int(row[E.CF_GROUP_BW[g] + v]) << lane * g
+                                            for g in joins)
 
 
 def _walk_states(row: np.ndarray) -> None:

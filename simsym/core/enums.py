@@ -72,6 +72,10 @@ CF_BWS = CF_OKI + 12  # ... of any option
 CF_AL = CF_OKI + 14  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
 CF_WMAT = CF_OKI + 16  # ... groups in which it makes women matter (it requires women)
 CF_FREE = CF_OKI + 18  # 1 when not Vintage and with no requirement
+# Per search group (search_nb: Intellectual, Intellectual with IO cards, Social, Hedonistic),
+# the column of a kind's best value and of its largest counted wine [printed, scored].
+CF_GROUP_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)
+CF_GROUP_BW = (CF_BWI, CF_BWI, CF_BWS, CF_BWH)
 LANE = 16  # bits of one lane of a packed word (the card table's CF_ST, CF_PUB and CF_PWX)
 # Each kind's walk states per search type (T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC: a block of
 # CF_ST_BLOCK columns each, from CF_ST + t * CF_ST_BLOCK): how many options the type may use,

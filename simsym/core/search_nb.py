@@ -121,8 +121,8 @@ else:
         return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
-    LANE, CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_BVS, CF_BWH, CF_BWI, CF_BWS, CF_FREE, CF_IO,
-    CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
+    LANE, CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_FREE, CF_GROUP_BV, CF_GROUP_BW, CF_IO, CF_MW,
+    CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
     CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0,
     STF_P1, STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE,
     OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK, RES_NCARDS, RES_PER_CARD,
@@ -193,8 +193,8 @@ MODE_PLAY = 1
 MODE_FULL = 2
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
-G_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)  # per group: the kind's best value, largest wine
-G_BW = (CF_BWI, CF_BWI, CF_BWS, CF_BWH)
+G_BV = CF_GROUP_BV  # per group: the kind's best value, largest wine (enums)
+G_BW = CF_GROUP_BW
 
 # The workspace as named views, carved by _views for a hand of n cards ("sorted position":
 # a card's index in w.hs).
@@ -476,18 +476,21 @@ def _x_lost(pv, np_, xs):
 
 @njit(cache=True, _nrt=False)
 def _x_fields(w, np_, xs):
-    """(count, I, I - H - E, E) of the optional free cards in ``xs``."""
+    """(count, I, I - H - E, E, E items counted by size) of the optional free cards in
+    ``xs``."""
     di = 0
     dh = 0
     de = 0
     k = 0
+    e12 = np.int64(0)
     for r in range(np_):
         if (xs >> r) & 1:
             di += w.pi[r]
             dh += w.ph[r]
             de += w.pe[r]
+            e12 += _e_code(w.pe[r])
             k += 1
-    return k, di, di - dh - de, de
+    return k, di, di - dh - de, de, e12
 
 
 @njit(cache=True, _nrt=False)
@@ -505,8 +508,9 @@ def _e_code(e):
 
 
 @njit(cache=True, _nrt=False)
-def _x_insert(w, nx, xs, packed):
-    """Append exclusion set ``nx`` (bitmask ``xs``, fields ``packed``) to the list and insert
+def _x_insert(w, nx, xs, packed, e12):
+    """Append exclusion set ``nx`` (bitmask ``xs``, fields ``packed``, E items counted by size
+    ``e12``) to the list and insert
     it into the order w.xo, kept sorted by points lost (the order among equal losses does not
     matter: ties between the plays they make are broken explicitly). An entry of w.xo is the
     set's points lost and its index packed (``lost << X_SHIFT | index``), so the insertion
@@ -519,19 +523,7 @@ def _x_insert(w, nx, xs, packed):
     w.xo[U(j)] = key
     w.xw[U(nx)] = packed
     w.xx[U(nx)] = xs
-    w.xe[U(nx)] = _x_ecode(w, xs)
-
-
-@njit(cache=True, _nrt=False)
-def _x_ecode(w, xs):
-    """The E items of the optional free cards in ``xs``, counted by size (_e_code)."""
-    c = np.int64(0)
-    for r in range(64):
-        if xs >> r == 0:
-            break
-        if (xs >> r) & 1:
-            c += _e_code(w.pe[U(r)])
-    return c
+    w.xe[U(nx)] = e12
 
 
 @njit(cache=True, _nrt=False)
@@ -592,11 +584,12 @@ def _x_build(w, np_, maxlost, psum):
                 nx += 1
         return nx
     z = np.int64(0)
-    _x_insert(w, z, z, z)
+    _x_insert(w, z, z, z, z)
     nx = np.int64(1)
     sp = 0
     xs = np.int64(0)
     packed = np.int64(0)
+    e12 = np.int64(0)
     r = 0
     while True:
         if r < np_:
@@ -607,7 +600,8 @@ def _x_build(w, np_, maxlost, psum):
                 sp += 1
                 xs |= np.int64(1) << r
                 packed += _x_card(w, r)
-                _x_insert(w, nx, xs, packed)
+                e12 += _e_code(w.pe[U(r)])
+                _x_insert(w, nx, xs, packed, e12)
                 nx += 1
             r += 1
             continue
@@ -617,6 +611,7 @@ def _x_build(w, np_, maxlost, psum):
         r = w.xst[U(sp)]
         xs &= ~(np.int64(1) << r)
         packed -= _x_card(w, r)
+        e12 -= _e_code(w.pe[U(r)])
         r += 1
 
 
@@ -1160,8 +1155,8 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                     break
                 if lost != l5:
                     continue
-            xr = r
             xcur = r if np_ <= X_SMALL else w.xx[U(r)]
+            xe12 = w.xe[U(r)]
             xf = w.xw[U(r)]
             kx = (xf >> LANE) & LMASK
             di = (xf >> 2 * LANE) & LMASK
@@ -1174,12 +1169,11 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
             if lost > maxbonus:
                 xs += xs & -xs
                 continue
-            xr = -1
             xcur = xs
             xs += 1
             if vall - lost + beq < best.score and lost != l5:
                 continue
-            kx, di, dd, de = _x_fields(w, np_, xcur)
+            kx, di, dd, de, xe12 = _x_fields(w, np_, xcur)
         base_score = vall - lost
         cnt = call - kx
         if cnt == 0:
@@ -1201,8 +1195,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                     l12 = 0
                     for j in range(grp.m):
                         l12 += _e_code(w.st[U(j), U(w.ch[U(j)]), S_E])
-                e12 = grp.fe12 + grp.pe12 + l12 - (w.xe[U(xr)] if xr >= 0 else
-                                                   _x_ecode(w, xcur))
+                e12 = grp.fe12 + grp.pe12 + l12 - xe12
                 if e12 >> 2 * LANE == 0:
                     # Every E item is 1E or 2E: x (at most their total) is a subset's sum
                     # exactly when there is a 1E or x is even.
