@@ -7,6 +7,8 @@ drives every entry point into the search and reads the on-disk cache index, whic
 signature compiled for the current source.
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from simsym import bench
@@ -62,3 +64,36 @@ def test_every_entry_point_shares_one_compiled_search(base):
               G.make_play, G.choose_komos, G._attempt_run, G._offer, G._accepts, G._log,
               G._candidate_above, G._first_taker):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
+
+
+def test_no_kernel_is_compiled_for_a_constant(base):
+    """A call from one simsym kernel to another is typed with plain types (simsym/core's
+    change to numba's dispatcher): a constant argument (a literal 0, DISCARD_KOMOS) used to
+    compile the callee once more for that constant, 43 extra compiles of 26 kernels in the
+    engine's cold compile. The engine, the logged engine, the lookahead and the Social and
+    all-equal solvers run here; no kernel of simsym.core may have a signature holding a
+    literal type, in this process or in the on-disk cache for the current source."""
+    from numba.core import types
+    from numba.core.registry import CPUDispatcher
+
+    import simsym.core as core
+    from simsym.core import allequal_nb, lookahead_nb, rng_nb, social_nb
+    from simsym.engine import logged_games
+    from simsym.strategies import make_strategy
+
+    assert core.PLAIN_KERNEL_CALLS and core._plain_types_for_kernel_calls()
+    run_chunk(setup_for(base), 0, 3)
+    list(logged_games(setup_for(base), 0, 2))
+    look = replace(base, strategies=[make_strategy({"family": "lookahead", "iterations": 2}),
+                                     make_strategy("greedy")])
+    run_chunk(setup_for(look), 0, 1)
+    kernels = [d for m in (G, search_nb, social_nb, allequal_nb, lookahead_nb, rng_nb)
+               for d in vars(m).values() if isinstance(d, CPUDispatcher)]
+    assert len(kernels) > 100
+    literal = {}
+    for d in kernels:
+        sigs = set(d.overloads) | (_signatures(d) if d._cache._cache_file._index_path else set())
+        bad = [s for s in sigs if any(isinstance(t, types.Literal) for t in s)]
+        if bad:
+            literal[d.__name__] = bad
+    assert not literal, literal

@@ -96,6 +96,40 @@ def _inliner_copies_once() -> bool:
 INLINER_COPIES_ONCE = _inliner_copies_once()
 
 
+# --- one compile per kernel, not one per constant it is called with ---------------------------
+
+# A compiled function calling a kernel with a constant (a literal 0, a module constant such
+# as DISCARD_KOMOS, or a variable that only ever holds one) makes numba type and compile
+# that kernel once more, for that constant (Literal[int](0) is a type of its own): the cold
+# compile of the engine compiled 26 kernels 43 times more than needed, ~7 s of ~75 s. A call
+# from one simsym kernel to another is typed with the arguments' plain types (int64 for
+# Literal[int](0)), so each kernel compiles once per real signature. The machine code is as
+# fast: LLVM inlines the small kernels and folds the constant back in where it inlines them.
+# numba's typing of its own functions (np.zeros, tuple indexing) still sees the literals.
+def _plain_types_for_kernel_calls() -> bool:
+    """Make numba's dispatcher type a call to a simsym kernel from compiled code with the
+    arguments' non-literal types; whether it does (or already did)."""
+    from numba.core import dispatcher, types
+
+    get_call_template = dispatcher._DispatcherBase.get_call_template
+    if getattr(get_call_template, "_simsym_plain", False):
+        return True
+
+    def plain_get_call_template(self, args, kws):
+        if getattr(self.py_func, "__module__", "").startswith("simsym."):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return get_call_template(self, args, kws)
+
+    plain_get_call_template._simsym_plain = True
+    plain_get_call_template._numba_original = get_call_template
+    dispatcher._DispatcherBase.get_call_template = plain_get_call_template
+    return True
+
+
+PLAIN_KERNEL_CALLS = _plain_types_for_kernel_calls()
+
+
 # --- numba's cache, kept in step with the kernels a kernel calls ------------------------------
 
 _CORE = Path(__file__).resolve().parent
