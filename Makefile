@@ -22,11 +22,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/simsym run $(SCENARIO) $(BASE_FLAGS)
 
+# The suite in TEST_WORKERS processes (pytest-xdist), a test file to a worker at a time: most
+# tests use one core, and the machines it runs on have two. TEST_WORKERS=0 runs it in one.
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-quick: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(PYTEST) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/simsym bench --million

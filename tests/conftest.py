@@ -33,12 +33,19 @@ def chromium_path():
     import shutil
     import subprocess
 
-    path = shutil.which("chromium")
-    if path is None:
-        subprocess.run(["apt-get", "update"], check=True, stdout=subprocess.DEVNULL)
-        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True,
-                       stdout=subprocess.DEVNULL)
+    import tempfile
+    from pathlib import Path
+
+    from filelock import FileLock
+
+    # One install at a time: `make test` runs the suite in several worker processes.
+    with FileLock(Path(tempfile.gettempdir()) / "simsym-tests-chromium.lock"):
         path = shutil.which("chromium")
+        if path is None:
+            subprocess.run(["apt-get", "update"], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(["apt-get", "install", "-y", "chromium"], check=True,
+                           stdout=subprocess.DEVNULL)
+            path = shutil.which("chromium")
     assert path, "apt-get installed no chromium"
     return path
 
@@ -52,9 +59,13 @@ _boundscheck = {}
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected (make test-quick: not run)
 def pytest_collection_modifyitems(session, config, items):
     """When the bounds-checked test is selected, start its runs now (in the background, see
-    tests/boundscheck_job.py) and move it to the end, so it waits for them last."""
+    tests/boundscheck_job.py) and move it to the end, so it waits for them last.
+
+    Not in a worker of pytest-xdist (`make test` runs the suite in two): every worker
+    collects every test, so each would start the job. There the test starts the job when it
+    runs, in the one worker that runs it, and the other worker has the second core."""
     chosen = [it for it in items if it.nodeid.endswith(BOUNDSCHECK_TEST)]
-    if not chosen or config.getoption("collectonly"):
+    if not chosen or config.getoption("collectonly") or hasattr(config, "workerinput"):
         return
     items[:] = [it for it in items if it not in chosen] + chosen
     _start_boundscheck()
