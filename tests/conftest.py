@@ -64,11 +64,21 @@ def pytest_collection_modifyitems(session, config, items):
     Not in a worker of pytest-xdist (`make test` runs the suite in two): every worker
     collects every test, so each would start the job. There the test starts the job when it
     runs, in the one worker that runs it, and the other worker has the second core."""
+    _slow_files_first(items)
     chosen = [it for it in items if it.nodeid.endswith(BOUNDSCHECK_TEST)]
     if not chosen or config.getoption("collectonly") or hasattr(config, "workerinput"):
         return
     items[:] = [it for it in items if it not in chosen] + chosen
     _start_boundscheck()
+
+
+def _slow_files_first(items):
+    """The test files holding a test marked slow first, in their order, then the others: the
+    workers of `make test` (pytest-xdist, a file at a time, handed out in this order) start
+    on the long files and finish on short ones, instead of one worker running a long file
+    alone at the end. Every worker collects the same order, as pytest-xdist requires."""
+    slow = {it.path for it in items if it.get_closest_marker("slow")}
+    items.sort(key=lambda it: it.path not in slow)  # stable: each file keeps its order
 
 
 def _start_boundscheck():
