@@ -32,7 +32,6 @@ def chromium_path():
     fresh machine; Playwright's own browser download is not reachable)."""
     import shutil
     import subprocess
-
     import tempfile
     from pathlib import Path
 
