@@ -193,8 +193,6 @@ MODE_PLAY = 1
 MODE_FULL = 2
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
-G_BV = CF_GROUP_BV  # per group: the kind's best value, largest wine (enums)
-G_BW = CF_GROUP_BW
 
 # The workspace as named views, carved by _views for a hand of n cards ("sorted position":
 # a card's index in w.hs).
@@ -510,11 +508,10 @@ def _e_code(e):
 @njit(cache=True, _nrt=False)
 def _x_insert(w, nx, xs, packed, e12):
     """Append exclusion set ``nx`` (bitmask ``xs``, fields ``packed``, E items counted by size
-    ``e12``) to the list and insert
-    it into the order w.xo, kept sorted by points lost (the order among equal losses does not
-    matter: ties between the plays they make are broken explicitly). An entry of w.xo is the
-    set's points lost and its index packed (``lost << X_SHIFT | index``), so the insertion
-    compares and moves one word."""
+    ``e12``) to the list and insert it into the order w.xo, kept sorted by points lost (the
+    order among equal losses does not matter: ties between the plays they make are broken
+    explicitly). An entry of w.xo is the set's points lost and its index packed (``lost <<
+    X_SHIFT | index``), so the insertion compares and moves one word."""
     key = ((packed & LMASK) << X_SHIFT) | nx
     j = nx
     while j > 0 and w.xo[U(j - 1)] > key:
@@ -1004,8 +1001,8 @@ def _option_states(w, j, kinds, k, g, t, woman, may_out, rf):
             st[U(j), U(nst), c] = 0
         nst += 1
     w.ns[U(j)] = nst
-    w.rv[U(j)] = kinds[U(k), G_BV[g]]
-    bc = kinds[U(k), G_BW[g] + wsv]
+    w.rv[U(j)] = kinds[U(k), CF_GROUP_BV[g]]
+    bc = kinds[U(k), CF_GROUP_BW[g] + wsv]
     w.rc[U(j)] = bc
     w.rn[U(j)] = 0 if kinds[U(k), CF_CONTAINER] else bc
 
