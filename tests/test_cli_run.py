@@ -70,6 +70,40 @@ def test_summary_is_byte_identical_across_jobs_and_chunks(tmp_path):
                "-q").exit_code == 0
     assert (a / "summary.json").read_bytes() == (b / "summary.json").read_bytes()
     assert (a / "cards.csv").read_bytes() == (b / "cards.csv").read_bytes()
+    # With two processes the census is made in a thread while they play: the same file.
+    assert (a / "census.json").read_bytes() == (b / "census.json").read_bytes()
+
+
+def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
+    """With worker processes, this process makes the census in a thread while they play
+    (simsym.run.job._Meanwhile), and an error there is the run's error."""
+    import threading
+
+    import simsym.analysis.census as census_module
+    from simsym.run.job import run_scenario
+    from simsym.scenario import BASE_SCENARIO, load_scenario
+
+    real, seen = census_module.census, []
+
+    def census(*args, **kw):
+        seen.append(threading.current_thread().name)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(census_module, "census", census)
+    sc = load_scenario(BASE_SCENARIO)
+    run_scenario(sc, games=120, seed=3, out=tmp_path / "a", jobs=2, chunk_size=20)
+    run_scenario(sc, games=120, seed=3, out=tmp_path / "b", jobs=1)
+    assert seen == ["simsym-meanwhile", "MainThread"]
+    assert (tmp_path / "a" / "census.json").read_bytes() == \
+        (tmp_path / "b" / "census.json").read_bytes()
+
+    def broken(*args, **kw):
+        raise RuntimeError("census failed")
+
+    monkeypatch.setattr(census_module, "census", broken)
+    with pytest.raises(RuntimeError, match="census failed"):
+        run_scenario(sc, games=120, seed=3, out=tmp_path / "c", jobs=2, chunk_size=20)
+    assert not (tmp_path / "c" / "summary.json").exists()
 
 
 def test_bad_scenario_is_refused_before_any_game(tmp_path):

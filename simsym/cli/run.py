@@ -71,7 +71,8 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs,
                                engine=engine, save_games=save_games, progress=show, force=force,
                                chunk_size=chunk_size, search=search, executor=executor,
-                               scheduler=scheduler, resume=resume)
+                               scheduler=scheduler, resume=resume,
+                               report_follows=report)
         _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
                    report, quiet)
     if not quiet:

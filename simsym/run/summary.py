@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
 
 from simsym.core import enums as E
 from simsym.core.enums import TYPE_NAMES
@@ -20,6 +19,10 @@ def wilson(wins: float, n: int) -> list[float]:
     """95% Wilson interval of a win rate (wins may be fractional: shared ties)."""
     if n == 0:
         return [0.0, 1.0]
+    # Imported here: statsmodels (with scipy) takes a second or more to import, and a run
+    # needs it only once its games are played (simsym.run.job imports it meanwhile).
+    from statsmodels.stats.proportion import proportion_confint
+
     lo, hi = proportion_confint(wins, n, alpha=0.05, method="wilson")
     return [_r(lo), _r(hi)]
 
