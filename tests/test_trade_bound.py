@@ -21,6 +21,8 @@ VARIANTS = {
     "scored wine, one-wine Intellectual": {"wine_counts": "scored", "wine_intellectual": (1, 1)},
     "two Vintage cards": {"max_vintage": 2},
     "no Vintage card": {"max_vintage": 0},
+    "Container wine enough": {"non_container_wine": 0},
+    "two non-Container wine": {"non_container_wine": 2},
 }
 
 
@@ -227,6 +229,42 @@ def test_bound_keeps_to_one_vintage_card(base):
     verdicts, exact = _hand_worked(base, {"max_vintage": 0}, cards, "Grapes")
     # Without Vintage cards: Grapes, Vines and Grapes make 3 Wine at most: no play.
     assert exact == -1 and not any(verdicts)
+
+
+ALL_TYPES = 7
+
+
+def _may_and_best(base, changes, names):
+    """(_may_play's verdict, the exact best play's score or -1) for the base cards
+    ``names``, any type."""
+    scenario, tb = _table(base, changes)
+    index = {c.name: k for k, c in enumerate(scenario.cards)}
+    hand = np.array([index[n] for n in names], np.int64)
+    res = np.zeros(E.RES_SIZE, np.int64)
+    best_symposion_nb(hand, np.int64(len(hand)), tb.kinds, tb.rules, 0, ALL_TYPES, res)
+    may = bool(G._may_play(tb.bt, hand, np.int64(len(hand)), np.int64(ALL_TYPES)))
+    return may, (res[E.RES_SCORE] if res[E.RES_TYPE] >= 0 else -1)
+
+
+def test_no_play_when_the_wine_needs_two_vintage_cards(base):
+    """Dionysus (1W or 2E), Wine of Chios (1W worth 2W, Vintage) and Old Wine (1W or 1E,
+    Vintage): 3 counted Wine in all, but only one Vintage card may be played, so at most
+    2, below every window (Intellectual 3, Social 3-5, Hedonistic 5+): no play, and
+    _may_play says so without a search. With two Vintage cards allowed, 1 + 1 + 1 = 3 Wine
+    make a Social play of all five: Wine 1 + 2 (scored) + 1, Philosophy 3I, Komos 4H = 11
+    (3I and 4H: no bonus; Intellectual would leave Komos out: 7)."""
+    cards = ["Dionysus", "Wine of Chios", "Old Wine", "Philosophy", "Komos"]
+    assert _may_and_best(base, {}, cards) == (False, -1)
+    assert _may_and_best(base, {"max_vintage": 2}, cards) == (True, 11)
+
+
+def test_no_play_when_all_the_wine_is_in_containers(base):
+    """Krater, Drinking Horn and Cantharos (1W, Container each): 3 Wine, all from
+    Containers, which the rule (non_container_wine 1) forbids: no play, and _may_play says
+    so. With the rule at 0 they make an Intellectual play: 3 Wine + Philosophy 3 = 6."""
+    cards = ["Krater", "Drinking Horn", "Cantharos", "Philosophy"]
+    assert _may_and_best(base, {}, cards) == (False, -1)
+    assert _may_and_best(base, {"non_container_wine": 0}, cards) == (True, 6)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

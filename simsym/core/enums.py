@@ -247,7 +247,8 @@ MEMO_SIZE = MEMO_RES + 8 * RES_SIZE
 # A header, then per (kind, group) a row of BT_W (the BTR_ columns): usable in the group, best
 # value of a usable wineless option (0 if none), number of usable options, their largest
 # counted wine, whether the kind counts as a woman there, its requirements (women, counted
-# wine), whether it is Vintage, then (counted wine, value) of each usable option. Groups as
+# wine), whether it is Vintage, its largest counted wine when it is not a Container (0 when it
+# is), then (counted wine, value) of each usable option. Groups as
 # in the search: Intellectual twice (without IO cards; with them but no WC/MW), Social,
 # Hedonistic. The state's ``bscr`` holds per group a scratch block of BT_SCR (the BTS_
 # offsets): the base value, the knapsack's wine cap, the women the cards may bring, two
@@ -260,7 +261,8 @@ BT_BONUS = 9
 BT_MAXCW = 13  # largest counted wine of a usable option of any kind, per group
 BT_BONUS_NAE = 17  # 4 entries: per group the largest bonus of a play that is not all-equal
 BT_VMODE = 21  # Vintage in the bound: 0 none may be played, 1 at most one, 2 not bounded
-BT_TAB = 22
+BT_NCW = 22  # counted wine a play must take from non-Container cards (the rule)
+BT_TAB = 23
 BT_MAY_AE = 1 << 8  # _bound_may_beat: only an all-equal Social play may beat the floor
 BTR_JOIN = 0
 BTR_NW = 1
@@ -270,7 +272,8 @@ BTR_WOMAN = 4
 BTR_REQW = 5
 BTR_REQWINE = 6
 BTR_VINT = 7
-BTR_OPT = 8  # then (counted wine, value) per usable option
+BTR_NCW = 8
+BTR_OPT = 9  # then (counted wine, value) per usable option
 BT_W = BTR_OPT + 2 * MAX_OPTIONS
 BT_WMAX = 64
 BTS_BASE = 0

@@ -43,24 +43,25 @@ from numba import njit
 
 from simsym.core.enums import (
     AGG_DISCARDED, AGG_END, AGG_GD_N, AGG_GD_W, AGG_GIH_N, AGG_GIH_W, AGG_HELD_UNPLAYED_N,
-    AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES, AT_AMPHORAE,
-    AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN, BT_BONUS,
-    BT_BONUS_NAE, BT_HI, BT_LO, BT_MAXCW, BT_MAY_AE, BT_NEG, BT_ON, BT_SCR, BT_TAB, BT_VMODE, BT_W,
-    BT_WMAX, BTR_JOIN, BTR_MCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE, BTR_VINT,
-    BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, CF_AL, CF_DRAW_USABLE, CF_DRAWS, CF_MW,
-    CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WOMAN, CS_DISCARDED,
-    CS_DRAWN, CS_END, CS_HELD, CS_OPENING, CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE,
-    DISCARD_KOMOS, DISCARD_SYMPOSIARCH, EV_DISCARD, EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD,
-    EV_RUN_END, EV_SCORE, EV_SIZE, EV_TRADE, EV_TURN, FAM_PATIENT, FAM_RANDOM,
-    FAM_SPECIALIST, GP_BETWEEN, GP_CHAIN, GP_COMP, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_HAND_SIZE,
-    GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN, GP_PLAYERS, GP_SEATING, GP_SYMPOSIA, GP_TRADING,
-    GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL, GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV, GS_NPILE, GS_RUNS,
-    GS_SIZE, GS_STALLED, GS_TRADES, GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_RES,
-    MEMO_SIZE, MEMO_VER, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK,
-    RES_SCORE, RES_SIZE, RES_TYPE, ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES, ROW_TURNS,
-    RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_IO_BARS_MW, RULE_MAX_VINTAGE,
-    RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM, SEATING_ROTATE, SP_DISCARD_MAX,
-    SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_THRESHOLD, SP_TRADE,
+    AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES,
+    AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
+    BTR_JOIN, BTR_MCW, BTR_NCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE, BTR_VINT,
+    BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO,
+    BT_MAXCW, BT_MAY_AE, BT_NCW, BT_NEG, BT_ON, BT_SCR, BT_TAB, BT_VMODE, BT_W, BT_WMAX, CF_AL,
+    CF_CONTAINER, CF_DRAWS, CF_DRAW_USABLE, CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE,
+    CF_REQ_WOMEN, CF_VINTAGE, CF_WOMAN, CS_DISCARDED, CS_DRAWN, CS_END, CS_HELD, CS_OPENING,
+    CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS, DISCARD_SYMPOSIARCH, EV_DISCARD,
+    EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD, EV_RUN_END, EV_SCORE, EV_SIZE, EV_TRADE,
+    EV_TURN, FAM_PATIENT, FAM_RANDOM, FAM_SPECIALIST, GP_BETWEEN, GP_CHAIN, GP_COMP,
+    GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_HAND_SIZE, GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN,
+    GP_PLAYERS, GP_SEATING, GP_SYMPOSIA, GP_TRADING, GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL,
+    GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV, GS_NPILE, GS_RUNS, GS_SIZE, GS_STALLED, GS_TRADES,
+    GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_RES, MEMO_SIZE, MEMO_VER, OPT_E,
+    OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE,
+    ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES, ROW_TURNS, RULE_BONUS_ALL, RULE_BONUS_EQ,
+    RULE_BONUS_STACKS, RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_WINE_HI,
+    RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM, SEATING_ROTATE, SP_DISCARD_MAX, SP_FALLBACK,
+    SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_THRESHOLD, SP_TRADE,
     SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SRC_AMPHORAE, SRC_ANDRON, SRC_DEAL, SRC_SYMPOSIARCH,
     WIN_UNITS,
 )
@@ -593,6 +594,7 @@ def bound_table_nb(kinds, rules, bt):
         if bt[BT_HI + g] < 0:
             on = 0
     bt[BT_VMODE] = min(max(rules[RULE_MAX_VINTAGE], 0), 2)
+    bt[BT_NCW] = rules[RULE_NON_CONTAINER]
     iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
     wine_scored = rules[RULE_WINE_SCORED] != 0
     for k in range(K):
@@ -635,6 +637,7 @@ def bound_table_nb(kinds, rules, bt):
             bt[row + BTR_REQW] = kinds[k, CF_REQ_WOMEN]
             bt[row + BTR_REQWINE] = kinds[k, CF_REQ_WINE]
             bt[row + BTR_VINT] = 1 if kinds[k, CF_VINTAGE] != 0 else 0
+            bt[row + BTR_NCW] = 0 if kinds[k, CF_CONTAINER] != 0 else mcw
             bt[BT_MAXCW + g] = max(bt[BT_MAXCW + g], mcw)
     bt[BT_ON] = on
 
@@ -741,24 +744,40 @@ def _bound_prep(bt, scr, H, m, types):
 @njit(**NO_RC)
 def _may_play(bt, H, n, types):
     """False when the cards H[:n] hold no legal play of ``types`` for want of wine: in every
-    group of those types the largest counted wine of all its cards together is below the
-    window (a hand that has just played often has a card or two). True when some group may
-    reach its window (or the bound table is off): then only a search can tell."""
+    group of those types the counted wine its cards may bring is below the window, or the
+    wine they may bring from non-Container cards is below the rule's (a hand that has just
+    played often has a card or two; one holding only Container wine, or two Vintage cards
+    for its wine, has none either). A card brings at most its largest counted wine, and of
+    the Vintage cards only the largest when at most one may be played (BT_VMODE 1), none
+    when none may (0). True when some group may reach both (or the bound table is off): then
+    only a search can tell."""
     if bt[U(BT_ON)] == 0:
         return True
-    # One pass over the cards for the four groups (a kind's BTR_MCW is 0 in a group it
-    # cannot join).
-    t0 = t1 = t2 = t3 = 0
-    for q in range(n):
-        row = BT_TAB + H[q] * 4 * BT_W + BTR_MCW
-        t0 += bt[U(row)]
-        t1 += bt[U(row + BT_W)]
-        t2 += bt[U(row + 2 * BT_W)]
-        t3 += bt[U(row + 3 * BT_W)]
-    return (t0 >= bt[U(BT_LO)] and (types & _group_type_bit(0)) != 0) \
-        or (t1 >= bt[U(BT_LO + 1)] and (types & _group_type_bit(1)) != 0) \
-        or (t2 >= bt[U(BT_LO + 2)] and (types & _group_type_bit(2)) != 0) \
-        or (t3 >= bt[U(BT_LO + 3)] and (types & _group_type_bit(3)) != 0)
+    vmode = bt[U(BT_VMODE)]
+    need = bt[U(BT_NCW)]
+    for g in range(4):
+        if (types & _group_type_bit(g)) == 0:
+            continue
+        cw = 0  # the non-Vintage cards' largest counted wine, summed
+        ncw = 0  # ... of those that are not Containers
+        vcw = 0  # the Vintage cards': the largest, or the sum when not bounded
+        vncw = 0
+        for q in range(n):
+            row = BT_TAB + (H[U(q)] * 4 + g) * BT_W
+            m = bt[U(row + BTR_MCW)]
+            mn = bt[U(row + BTR_NCW)]
+            if bt[U(row + BTR_VINT)] == 0:
+                cw += m
+                ncw += mn
+            elif vmode == 2:
+                vcw += m
+                vncw += mn
+            elif vmode == 1:
+                vcw = max(vcw, m)
+                vncw = max(vncw, mn)
+        if cw + vcw >= bt[U(BT_LO + g)] and ncw + vncw >= need:
+            return True
+    return False
 
 
 @njit(**NO_RC)
