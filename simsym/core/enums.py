@@ -245,15 +245,14 @@ MEMO_SIZE = MEMO_RES + 8 * RES_SIZE
 
 # --- the trade-candidate bound table (``bt``, int64) -----------------------------------------
 # A header, then per (kind, group) a row of BT_W (the BTR_ columns): usable in the group, best
-# value of a usable wineless option (0 if none), number of usable options, their largest
-# counted wine, whether the kind counts as a woman there, its requirements (women, counted
-# wine), whether it is Vintage, its largest counted wine when it is not a Container (0 when it
-# is), then (counted wine, value) of each usable option. Groups as
-# in the search: Intellectual twice (without IO cards; with them but no WC/MW), Social,
-# Hedonistic. The state's ``bscr`` holds per group a scratch block of BT_SCR (the BTS_
-# offsets): the base value, the knapsack's wine cap, the women the cards may bring, two
-# knapsack rows (no Vintage card; at most one) and, per counted wine of the card to add,
-# each row's best value in the window.
+# value of a usable wineless option (0 if none), number of usable options, their largest counted
+# wine, whether the kind counts as a woman there, its requirements (women, counted wine),
+# whether it is Vintage, its largest counted wine when it is not a Container (0 when it is),
+# then (counted wine, value) of each usable option. Groups as in the search: Intellectual twice
+# (without IO cards; with them but no WC/MW), Social, Hedonistic. The state's ``bscr`` holds per
+# group a scratch block of BT_SCR (the BTS_ offsets): the base value, the knapsack's wine cap,
+# the women the cards may bring, two knapsack rows (no Vintage card; at most one) and, per
+# counted wine of the card to add, each row's best value in the window.
 BT_ON = 0  # 1 when the bound may be used
 BT_LO = 1  # 4 entries: per group
 BT_HI = 5
