@@ -285,3 +285,38 @@ def test_no_play_for_want_of_wine_only_when_the_search_finds_none(base, variant)
         without += res[E.RES_TYPE] < 0
         said_no += not may
     assert without > 500 and said_no > without // 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_play_verdicts_hold_on_random_decks(seed):
+    """_may_play's "no play" on decks of random notations (tests.test_search_random_decks)
+    under random rule options that move the wine: never for a hand the search finds a play
+    in."""
+    import random
+
+    from simsym.cards.encode import encode_cards
+    from simsym.rules import RuleOptions, encode_rules
+    from tests.test_search_random_decks import _deck
+
+    rng = random.Random(300 + seed)
+    cards = _deck(seed)
+    kinds = encode_cards(cards)
+    deck = [k for k, c in enumerate(cards) for _ in range(c.copies)]
+    res = np.zeros(E.RES_SIZE, np.int64)
+    said_no = 0
+    for v in range(6):
+        rules = replace(RuleOptions(), max_vintage=rng.choice((0, 1, 1, 2, 3)),
+                        non_container_wine=rng.choice((0, 1, 1, 2, 3)),
+                        wine_counts=rng.choice(("printed", "scored")),
+                        wine_social=rng.choice(((3, 5), (2, 7), (4, 4))))
+        ra = encode_rules(rules)
+        bt = np.zeros(G.bound_table_size(len(cards)), np.int64)
+        G.bound_table_nb(kinds, ra, bt)
+        for _ in range(150):
+            hand = np.array(rng.sample(deck, rng.randint(1, 9)), np.int64)
+            types = rng.randint(1, 7)
+            best_symposion_nb(hand, len(hand), kinds, ra, 0, types, res)
+            may = G._may_play(bt, hand, np.int64(len(hand)), np.int64(types))
+            assert may or res[E.RES_TYPE] < 0, (seed, rules, hand.tolist(), types)
+            said_no += not may
+    assert said_no > 0
