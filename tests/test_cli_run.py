@@ -106,6 +106,32 @@ def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
     assert not (tmp_path / "c" / "summary.json").exists()
 
 
+def test_the_census_thread_starts_only_once_the_workers_exist(tmp_path, monkeypatch):
+    """Chunks from the chunk cache (SIMSYM_CACHE) are taken before the pool starts its
+    processes; the census thread must not start then (a fork copies a thread's locks held,
+    and the child would wait on them for ever): it starts once the workers exist."""
+    import multiprocessing
+
+    from simsym.run import job
+    from simsym.scenario import BASE_SCENARIO, load_scenario
+
+    monkeypatch.setenv("SIMSYM_CACHE", str(tmp_path / "cache"))
+    sc = load_scenario(BASE_SCENARIO)
+    job.run_scenario(sc, games=120, seed=5, out=tmp_path / "a", jobs=2, chunk_size=20)
+    workers_at_start = []
+    real_start = job._Meanwhile.start
+
+    def start(self):
+        workers_at_start.append(len(multiprocessing.active_children()))
+        real_start(self)
+
+    monkeypatch.setattr(job._Meanwhile, "start", start)
+    # Games 0-119 come from the cache (six chunks taken first), 120-139 are played.
+    job.run_scenario(sc, games=140, seed=5, out=tmp_path / "b", jobs=2, chunk_size=20)
+    assert len(workers_at_start) == 1 and workers_at_start[0] == 2
+    assert (tmp_path / "b" / "census.json").exists()
+
+
 def test_bad_scenario_is_refused_before_any_game(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(f"extends: {BASE}\nstrategies:\n  - family: greedy\n    patience: 3\n")

@@ -30,12 +30,18 @@ def _client(jobs: int, scheduler: str | None):
     return Client(cluster), cluster
 
 
-def run_on_dask(args, todo, games_dir, take, *, jobs: int, scheduler: str | None):
+def run_on_dask(args, todo, games_dir, take, *, jobs: int, scheduler: str | None,
+                started=None):
+    """Play the chunks ``todo`` on a Dask cluster (``scheduler``'s, or a local one of
+    ``jobs`` workers), ``take(result)`` for each here; ``started()`` once the cluster's
+    processes exist."""
     from dask.distributed import as_completed
 
     from simsym.run.lifeline import deferred_signals, raise_if_stopped
 
     client, cluster = _client(jobs or os.cpu_count() or 1, scheduler)
+    if started is not None:
+        started()
     try:
         with deferred_signals():  # a signal is raised between client calls, not inside one
             _feed(client, args, todo, games_dir, take, as_completed, raise_if_stopped)

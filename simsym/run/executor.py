@@ -33,14 +33,16 @@ def default_chunk_size(games: int, jobs: int) -> int:
 def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "numba",
               chunk_size: int | None = None, on_chunk=None, search: str = "reference",
               games_dir=None, executor: str = "local", scheduler: str | None = None,
-              done: dict | None = None):
+              done: dict | None = None, on_start=None):
     """Play games 0..games-1 of ``scenario`` with ``seed``.
 
     ``search`` (python engine only): "reference" for the brute-force best-Symposion search,
     "numba" for the compiled one (the game logic stays the reference's). ``on_chunk(result,
     done_games)`` is called in this process as each chunk finishes (progress, checkpoints).
     ``done`` maps chunk index -> ChunkResult already finished (a resumed run): those chunks
-    are not played again. Returns (totals, card aggregate)."""
+    are not played again. ``on_start()`` is called in this process once other processes
+    play the chunks (the pool's workers have been started): never when this process plays
+    them itself (``jobs`` 1). Returns (totals, card aggregate)."""
     if engine not in ENGINES:
         raise ValueError(engine)
     if engine == "numba":
@@ -85,19 +87,23 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
     if executor == "dask":
         from simsym.run.dask_executor import run_on_dask
 
-        run_on_dask(args, todo, games_dir, take, jobs=jobs, scheduler=scheduler)
+        run_on_dask(args, todo, games_dir, take, jobs=jobs, scheduler=scheduler,
+                    started=on_start)
     else:
         map_tasks(run_chunk_task, [(*args, i, g0, g1, games_dir) for i, g0, g1 in todo], take,
-                  jobs, initializer=init_worker, initargs=args)
+                  jobs, initializer=init_worker, initargs=args, started=on_start)
     return totals, agg
 
 
-def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=()):
+def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=(), started=None):
     """Call ``fn(*task)`` for every task, here (``jobs`` 1) or in ``jobs`` processes, and
     ``take(result)`` in this process as each finishes (in completion order: ``take`` must
     not depend on it). At most 2 * jobs tasks are in flight, so memory stays bounded. Worker
     processes run ``initializer(*initargs)`` first and never outlive this process; a signal
-    ends them all (docs/reliability.md)."""
+    ends them all (docs/reliability.md). ``started()``, when given, is called once the
+    worker processes exist (after the first submissions: a pool forks all its processes at
+    the first), so that this process may start a thread then without a fork copying its
+    locks."""
     if jobs <= 1:
         for task in tasks:
             take(fn(*task))
@@ -108,7 +114,7 @@ def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=()):
                                initargs=(os.getpid(), initializer, initargs))
     with deferred_signals():
         try:
-            _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped)
+            _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped, started)
         except BrokenProcessPool:
             raise WorkerLost() from None
         finally:
@@ -127,13 +133,15 @@ def _init_pool_worker(parent, initializer, initargs):
         initializer(*initargs)
 
 
-def _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped):
+def _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped, started=None):
     pending = set()
     it = iter(tasks)
     for task in it:
         pending.add(pool.submit(fn, *task))
         if len(pending) >= 2 * jobs:
             break
+    if started is not None:
+        started()
     while pending:
         finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
         raise_if_stopped()

@@ -176,16 +176,14 @@ class _Meanwhile:
     summary and, when a report follows, the report's plotting. When other processes play
     the games (``parallel``), this one only waits for their chunks, so it does that work in
     a thread meanwhile (docs/performance.md: ~1.2 s less of a 13 s run of 100,000 base
-    games; the thread takes some of the workers' CPU). Started at the first chunk's result,
-    once the worker processes exist: forking a process while a thread holds an import lock
-    leaves the child waiting for it for ever. In one process (the games hold the
-    interpreter), or with no chunk left to play, it is done after the games, as before.
-    Nothing here writes a file."""
+    games; the thread takes some of the workers' CPU). run_games starts it once the worker
+    processes exist (``on_start``), not before: forking a process while a thread holds an
+    import lock leaves the child waiting for it for ever. In one process (the games hold
+    the interpreter) it is done after the games, as before. Nothing here writes a file."""
 
-    def __init__(self, scenario, games, seed, with_census, report_follows, parallel):
+    def __init__(self, scenario, games, seed, with_census, report_follows):
         self.scenario, self.games, self.seed = scenario, games, seed
-        self.with_census, self.report_follows, self.parallel = (with_census, report_follows,
-                                                                parallel)
+        self.with_census, self.report_follows = with_census, report_follows
         self.thread = None
         self.result = None
         self.error = None
@@ -208,7 +206,7 @@ class _Meanwhile:
             self.error = e
 
     def start(self):
-        if self.parallel and self.thread is None:
+        if self.thread is None:
             import threading
 
             self.thread = threading.Thread(target=self._work, name="simsym-meanwhile",
@@ -255,19 +253,18 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
     t0 = time.perf_counter()
 
     with_census = all(s.family in BUILT_IN for s in scenario.strategies)  # it replays in numba
-    meanwhile = _Meanwhile(scenario, games, seed, with_census, report_follows,
-                           jobs > 1 or executor == "dask")
+    meanwhile = _Meanwhile(scenario, games, seed, with_census, report_follows)
 
     def on_chunk(res, played):
         _save_chunk(chunks, res)
         bar.update(played)
-        meanwhile.start()  # the workers exist now: the first result came from one
 
     try:
         totals, agg = run_games(scenario, games, seed, jobs=jobs, engine=engine,
                                 chunk_size=manifest["chunk_size"], on_chunk=on_chunk,
                                 search=search, games_dir=games_tmp if save_games else None,
-                                executor=executor, scheduler=scheduler, done=done)
+                                executor=executor, scheduler=scheduler, done=done,
+                                on_start=meanwhile.start)
     finally:
         bar.close()
     wall = time.perf_counter() - t0
