@@ -171,15 +171,15 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
 
 
 class _Meanwhile:
-    """What this process does once the games are played and that does not depend on them:
-    the census (it replays the run's first games), and importing statsmodels for the
-    summary and, when a report follows, the report's plotting. When other processes play
-    the games (``parallel``), this one only waits for their chunks, so it does that work in
-    a thread meanwhile (docs/performance.md: ~1.2 s less of a 13 s run of 100,000 base
-    games; the thread takes some of the workers' CPU). run_games starts it once the worker
-    processes exist (``on_start``), not before: forking a process while a thread holds an
-    import lock leaves the child waiting for it for ever. In one process (the games hold
-    the interpreter) it is done after the games, as before. Nothing here writes a file."""
+    """What this process does once the games are played and that does not depend on them: the
+    census (it replays the run's first games), and importing statsmodels for the summary and,
+    when a report follows, the report's plotting. When other processes play the games, this one
+    only waits for their chunks, so it does that work in a thread meanwhile
+    (docs/performance.md: ~1.2 s less of a 13 s run of 100,000 base games; the thread takes
+    some of the workers' CPU). run_games starts it once the worker processes exist
+    (``on_start``), not before: forking a process while a thread holds an import lock leaves
+    the child waiting for it for ever. In one process (the games hold the interpreter) it is
+    done after the games, as before. Nothing here writes a file."""
 
     def __init__(self, scenario, games, seed, with_census, report_follows):
         self.scenario, self.games, self.seed = scenario, games, seed
