@@ -232,9 +232,6 @@ def test_bound_keeps_to_one_vintage_card(base):
     assert exact == -1 and not any(verdicts)
 
 
-ALL_TYPES = 7
-
-
 def _may_and_best(base, changes, names):
     """(_may_play's verdict, the exact best play's score or -1) for the base cards
     ``names``, any type."""
@@ -242,8 +239,8 @@ def _may_and_best(base, changes, names):
     index = {c.name: k for k, c in enumerate(scenario.cards)}
     hand = np.array([index[n] for n in names], np.int64)
     res = np.zeros(E.RES_SIZE, np.int64)
-    best_symposion_nb(hand, np.int64(len(hand)), tb.kinds, tb.rules, 0, ALL_TYPES, res)
-    may = bool(G._may_play(tb.bt, hand, np.int64(len(hand)), np.int64(ALL_TYPES)))
+    best_symposion_nb(hand, np.int64(len(hand)), tb.kinds, tb.rules, 0, E.ALL_TYPES, res)
+    may = bool(G._may_play(tb.bt, hand, np.int64(len(hand)), np.int64(E.ALL_TYPES)))
     return may, (res[E.RES_SCORE] if res[E.RES_TYPE] >= 0 else -1)
 
 
@@ -305,7 +302,7 @@ def test_no_play_verdicts_hold_on_random_decks(seed):
     deck = [k for k, c in enumerate(cards) for _ in range(c.copies)]
     res = np.zeros(E.RES_SIZE, np.int64)
     said_no = 0
-    for v in range(6):
+    for _ in range(6):
         rules = replace(RuleOptions(), max_vintage=rng.choice((0, 1, 1, 2, 3)),
                         non_container_wine=rng.choice((0, 1, 1, 2, 3)),
                         wine_counts=rng.choice(("printed", "scored")),

@@ -214,18 +214,14 @@ class _Meanwhile:
             self.thread.start()
 
     def join(self):
-        """Wait for the work (or do it now, when it was not started)."""
+        """Wait for the work (or do it now, when it was not started); its error is raised
+        here. Then ``result`` is the census (None without one)."""
         if self.thread is None:
-            self.thread = False
             self._work()
-        elif self.thread:
+        else:
             self.thread.join()
         if self.error is not None:
             raise self.error
-
-    def census(self) -> dict:
-        self.join()
-        return self.result
 
 
 RESUME_HINT = "finished chunks are kept: rerun with --resume to continue"
@@ -291,7 +287,7 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
         }),
     }
     if with_census:
-        files["census.json"] = json_text(meanwhile.census())
+        files["census.json"] = json_text(meanwhile.result)
     # summary.json last: its presence means the run directory is complete.
     files["summary.json"] = json_text(summary)
     staged = stage_files(out, files)
