@@ -318,3 +318,76 @@ def test_no_play_verdicts_hold_on_random_decks(seed):
             assert may or res[E.RES_TYPE] < 0, (seed, rules, hand.tolist(), types)
             said_no += not may
     assert said_no > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_packed_wine_words_answer_as_the_rows(seed):
+    """_may_play adds the cards' packed wine words (every group at once, each card's wine
+    capped at what the group asks); _may_play_rows reads the rows group by group. The same
+    verdict on decks of random notations, under rule options that move the wine (windows from
+    1 up, so that the caps bite; Vintage limits 0 to 3; the non-Container rule 0 to 3), for
+    hands of 1 to 30 cards and every type mask."""
+    import random
+
+    from simsym.cards.encode import encode_cards
+    from simsym.rules import RuleOptions, encode_rules
+    from tests.test_search_random_decks import _deck
+
+    rng = random.Random(500 + seed)
+    cards = _deck(seed)
+    kinds = encode_cards(cards)
+    deck = [k for k, c in enumerate(cards) for _ in range(c.copies)]
+    verdicts = set()
+    for _ in range(8):
+        rules = replace(RuleOptions(), max_vintage=rng.choice((0, 1, 2, 3)),
+                        non_container_wine=rng.choice((0, 1, 2, 3)),
+                        wine_counts=rng.choice(("printed", "scored")),
+                        wine_intellectual=rng.choice(((3, 3), (1, 1), (2, 2))),
+                        wine_social=rng.choice(((3, 5), (1, 7), (4, 4))),
+                        wine_hedonistic=rng.choice(((5, None), (2, None), (8, None))))
+        bt = np.zeros(G.bound_table_size(len(cards)), np.int64)
+        G.bound_table_nb(kinds, encode_rules(rules), bt)
+        assert bt[E.BT_PK] > 0  # the words are there: these caps fit
+        for _ in range(200):
+            hand = np.array(rng.sample(deck, rng.randint(1, min(30, len(deck)))), np.int64)
+            types = np.int64(rng.randint(1, 7))
+            n = np.int64(len(hand))
+            may = bool(G._may_play(bt, hand, n, types))
+            assert may == bool(G._may_play_rows(bt, hand, n, types)), (rules, hand, types)
+            verdicts.add(may)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("variant", sorted(MAY_PLAY_VARIANTS))
+def test_packed_wine_words_answer_as_the_rows_on_base_hands(base, variant):
+    """The same on base hands of 1 to 20 cards (its seven Vintage cards often meet in them):
+    the packed words' verdict is the rows'."""
+    scenario, tb = _table(base, MAY_PLAY_VARIANTS[variant])
+    assert tb.bt[E.BT_PK] > 0
+    rng = np.random.default_rng(23)
+    deck = np.repeat(np.arange(len(scenario.cards)), [c.copies for c in scenario.cards])
+    verdicts = set()
+    for i in range(3000):
+        hand = rng.permutation(deck)[:1 + i % 20].astype(np.int64)
+        types = np.int64(1 + i % 7)
+        n = np.int64(len(hand))
+        may = bool(G._may_play(tb.bt, hand, n, types))
+        assert may == bool(G._may_play_rows(tb.bt, hand, n, types)), (hand, types)
+        verdicts.add(may)
+    assert verdicts == {True, False}
+
+
+def test_packed_wine_words_are_off_when_a_cap_does_not_fit(base):
+    """A window whose low end exceeds what a packed lane may hold (BTP_CAP) leaves the words
+    off (BT_PK 0): _may_play then reads the rows, and answers as they do."""
+    scenario, tb = _table(base, {"wine_hedonistic": (E.BTP_CAP + 1, None)})
+    assert tb.bt[E.BT_ON] == 1 and tb.bt[E.BT_PK] == 0
+    index = {c.name: k for k, c in enumerate(scenario.cards)}
+    hand = np.array([index[n] for n in ("Dionysus", "Krater", "Grapes", "Komos")], np.int64)
+    n = np.int64(len(hand))
+    for types in range(1, 8):
+        assert G._may_play(tb.bt, hand, n, np.int64(types)) == \
+            G._may_play_rows(tb.bt, hand, n, np.int64(types))
+    # Hedonistic alone cannot reach 256 Wine; Social (3-5) can with these cards.
+    assert not G._may_play(tb.bt, hand, n, np.int64(1 << E.T_HEDONISTIC))
+    assert G._may_play(tb.bt, hand, n, np.int64(1 << E.T_SOCIAL))

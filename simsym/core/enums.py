@@ -261,7 +261,8 @@ BT_MAXCW = 13  # largest counted wine of a usable option of any kind, per group
 BT_BONUS_NAE = 17  # 4 entries: per group the largest bonus of a play that is not all-equal
 BT_VMODE = 21  # Vintage in the bound: 0 none may be played, 1 at most one, 2 not bounded
 BT_NCW = 22  # counted wine a play must take from non-Container cards (the rule)
-BT_TAB = 23
+BT_PK = 23  # where the packed wine words start (after the rows), or 0 when they are off
+BT_TAB = 24
 BT_MAY_AE = 1 << 8  # _bound_may_beat: only an all-equal Social play may beat the floor
 BTR_JOIN = 0
 BTR_NW = 1
@@ -275,6 +276,16 @@ BTR_NCW = 8
 BTR_OPT = 9  # then (counted wine, value) per usable option
 BT_W = BTR_OPT + 2 * MAX_OPTIONS
 BT_WMAX = 64
+# The packed wine words of _may_play, per kind after the rows: BTP_MCW and BTP_NCW hold per
+# group (16 bits each, group g at bit 16 g) the row's BTR_MCW and BTR_NCW, each capped at what
+# _may_play asks of the group (its window's low end, the rule's non-Container wine), so that
+# the lanes of a hand's sum cannot overflow; BTP_VINT is 1 for a Vintage kind.
+BTP_MCW = 0
+BTP_NCW = 1
+BTP_VINT = 2
+BTP_W = 3
+BTP_CAP = 255  # the largest cap the words hold; 257 cards of it fill a lane
+BTP_MAXN = 257
 BTS_BASE = 0
 BTS_CAP = 1
 BTS_WOMEN = 2

@@ -47,7 +47,8 @@ from simsym.core.enums import (
     AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
     BTR_JOIN, BTR_MCW, BTR_NCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE, BTR_VINT,
     BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO,
-    BT_MAXCW, BT_MAY_AE, BT_NCW, BT_NEG, BT_ON, BT_SCR, BT_TAB, BT_VMODE, BT_W, BT_WMAX, CF_AL,
+    BT_MAXCW, BT_MAY_AE, BT_NCW, BT_NEG, BT_ON, BT_PK, BT_SCR, BT_TAB, BT_VMODE, BT_W, BT_WMAX,
+    BTP_CAP, BTP_MAXN, BTP_MCW, BTP_NCW, BTP_VINT, BTP_W, CF_AL,
     CF_CONTAINER, CF_DRAWS, CF_DRAW_USABLE, CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE,
     CF_REQ_WOMEN, CF_VINTAGE, CF_WOMAN, CS_DISCARDED, CS_DRAWN, CS_END, CS_HELD, CS_OPENING,
     CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS, DISCARD_SYMPOSIARCH, EV_DISCARD,
@@ -567,7 +568,7 @@ def _random_picks(s, p, n, out):
 
 @njit(**WITH_RC)
 def bound_table_size(K):
-    return BT_TAB + K * 4 * BT_W
+    return BT_TAB + K * (4 * BT_W + BTP_W)
 
 
 @njit(**NO_RC)
@@ -640,6 +641,35 @@ def bound_table_nb(kinds, rules, bt):
             bt[row + BTR_NCW] = 0 if kinds[k, CF_CONTAINER] != 0 else mcw
             bt[BT_MAXCW + g] = max(bt[BT_MAXCW + g], mcw)
     bt[BT_ON] = on
+    _pack_wine(bt, K)
+
+
+@njit(**WITH_RC)
+def _pack_wine(bt, K):
+    """_may_play's packed wine words (the BTP_ columns) after the rows, and BT_PK where they
+    start; BT_PK stays 0 (no words) when a cap exceeds BTP_CAP. A card's wine in a lane is
+    capped at what _may_play asks of the group: of nonnegative numbers, the sum of each
+    capped at c reaches c exactly when their sum does."""
+    ncap = max(bt[BT_NCW], 0)
+    if ncap > BTP_CAP:
+        return
+    for g in range(4):
+        if bt[BT_LO + g] > BTP_CAP:
+            return
+    pk = BT_TAB + K * 4 * BT_W
+    for k in range(K):
+        a = 0
+        b = 0
+        for g in range(4):
+            row = BT_TAB + (k * 4 + g) * BT_W
+            cap = max(bt[BT_LO + g], 0)
+            a |= min(bt[row + BTR_MCW], cap) << (16 * g)
+            b |= min(bt[row + BTR_NCW], ncap) << (16 * g)
+        w = pk + k * BTP_W
+        bt[w + BTP_MCW] = a
+        bt[w + BTP_NCW] = b
+        bt[w + BTP_VINT] = bt[BT_TAB + k * 4 * BT_W + BTR_VINT]
+    bt[BT_PK] = pk
 
 
 @njit(**NO_RC)
@@ -750,9 +780,52 @@ def _may_play(bt, H, n, types):
     for its wine, has none either). A card brings at most its largest counted wine, and of
     the Vintage cards only the largest when at most one may be played (BT_VMODE 1), none
     when none may (0). True when some group may reach both (or the bound table is off): then
-    only a search can tell."""
+    only a search can tell.
+
+    One pass over the cards adds their packed words (every group at once); the rows, group
+    by group, when there are none (_may_play_rows, the same answer)."""
     if bt[U(BT_ON)] == 0:
         return True
+    pk = bt[U(BT_PK)]
+    if pk == 0 or n > BTP_MAXN:
+        return _may_play_rows(bt, H, n, types)
+    vmode = bt[U(BT_VMODE)]
+    a = 0  # the non-Vintage cards' capped wine, per group lane
+    b = 0  # ... from non-Containers
+    va = 0  # the Vintage cards': lane sums (vmode 2) or lane maxima (1)
+    vb = 0
+    for q in range(n):
+        w = pk + H[U(q)] * BTP_W
+        if bt[U(w + BTP_VINT)] == 0 or vmode == 2:
+            a += bt[U(w + BTP_MCW)]
+            b += bt[U(w + BTP_NCW)]
+        elif vmode == 1:
+            va = _lane_max(va, bt[U(w + BTP_MCW)])
+            vb = _lane_max(vb, bt[U(w + BTP_NCW)])
+    need = bt[U(BT_NCW)]
+    for g in range(4):
+        if (types & _group_type_bit(g)) == 0:
+            continue
+        sh = 16 * g
+        if ((a >> sh) & 0xFFFF) + ((va >> sh) & 0xFFFF) >= bt[U(BT_LO + g)] \
+                and ((b >> sh) & 0xFFFF) + ((vb >> sh) & 0xFFFF) >= need:
+            return True
+    return False
+
+
+@njit(**NO_RC_INLINE)
+def _lane_max(x, y):
+    """The lane-wise maximum of two words of four 16-bit lanes."""
+    r = 0
+    for g in range(4):
+        sh = 16 * g
+        r |= max((x >> sh) & 0xFFFF, (y >> sh) & 0xFFFF) << sh
+    return r
+
+
+@njit(**NO_RC)
+def _may_play_rows(bt, H, n, types):
+    """_may_play from the bound table's rows, group by group."""
     vmode = bt[U(BT_VMODE)]
     need = bt[U(BT_NCW)]
     for g in range(4):
