@@ -391,3 +391,17 @@ def test_packed_wine_words_are_off_when_a_cap_does_not_fit(base):
     # Hedonistic alone cannot reach 256 Wine; Social (3-5) can with these cards.
     assert not G._may_play(tb.bt, hand, n, np.int64(1 << E.T_HEDONISTIC))
     assert G._may_play(tb.bt, hand, n, np.int64(1 << E.T_SOCIAL))
+
+
+def test_lane_max_is_the_maximum_of_each_lane():
+    """_lane_max (no branch) against the maximum of each 16-bit lane, for lanes of 0 to
+    BTP_CAP, equal lanes and the extremes included."""
+    rng = np.random.default_rng(5)
+    vals = np.concatenate([[0, 1, E.BTP_CAP - 1, E.BTP_CAP], rng.integers(0, E.BTP_CAP + 1, 400)])
+    for _ in range(3000):
+        a = [int(v) for v in rng.choice(vals, 4)]
+        b = [int(v) if rng.random() < 0.8 else a[i] for i, v in enumerate(rng.choice(vals, 4))]
+        x = sum(v << 16 * i for i, v in enumerate(a))
+        y = sum(v << 16 * i for i, v in enumerate(b))
+        want = sum(max(p, q) << 16 * i for i, (p, q) in enumerate(zip(a, b)))
+        assert G._lane_max(np.int64(x), np.int64(y)) == want, (a, b)

@@ -815,12 +815,16 @@ def _may_play(bt, H, n, types):
 
 @njit(**NO_RC_INLINE)
 def _lane_max(x, y):
-    """The lane-wise maximum of two words of four 16-bit lanes."""
-    r = 0
-    for g in range(4):
-        sh = 16 * g
-        r |= max((x >> sh) & 0xFFFF, (y >> sh) & 0xFFFF) << sh
-    return r
+    """The lane-wise maximum of two packed words whose 16-bit lanes each hold at most
+    BTP_CAP (255), without a branch: (x | 256 per lane) - y keeps bit 8 of a lane exactly
+    where x >= y there (no lane borrows from the next), and that bit selects x's lane."""
+    d = (x | _LANE_BIT8) - y
+    m = ((d & _LANE_BIT8) >> 8) * 0xFF
+    return (x & m) | (y & ~m)
+
+
+_LANE_BIT8 = 0x0100010001000100  # bit 8 of each 16-bit lane
+assert BTP_CAP < 256  # what _lane_max needs of a lane
 
 
 @njit(**NO_RC)
