@@ -327,6 +327,15 @@ def _hand_remove(hands, hn, memo, p, k):
     hn[p] = n - 1
 
 
+@njit(**NO_RC_INLINE)
+def _hand_drop(hands, hn, memo, p, mask):
+    """Remove the cards at the positions ``mask`` from seat p's hand in one pass (what
+    _hand_remove does for each of them, the hand staying sorted)."""
+    memo[p, MEMO_VER] += 1
+    memo[p, MEMO_LB] = 0
+    hn[p] = _rest(hands[p], hn[p], mask, hands[p])
+
+
 @njit(**NO_RC)
 def _holds_free(H, n, mask, k):
     """Whether H[:n] holds a card of kind k outside the positions in ``mask``."""
@@ -514,7 +523,8 @@ def _rest_in_discard_order(tb, s, p):
 
 @njit(**NO_RC)
 def _rest(hand, n, mask, out):
-    """Cards of the hand not in the play ``mask``; returns how many."""
+    """Cards of the hand not in the play ``mask`` into out (which may be the hand itself);
+    returns how many."""
     m = 0
     for q in range(n):
         if not (mask >> q) & 1:
@@ -1544,8 +1554,7 @@ def make_play(tb, s, a, ptype, pmask, pscore):
     queue = s.queue
     cs = s.cs
     nin = _played(s.hands[a], s.hn[a], pmask, inplay)
-    for j in range(nin):
-        _hand_remove(s.hands, s.hn, s.memo, a, inplay[j])
+    _hand_drop(s.hands, s.hn, s.memo, a, pmask)
     _log(s.ev, s.sc, EV_PLAY, a, ptype, 0, 0)
     for j in range(nin):
         _log(s.ev, s.sc, EV_PLAYCARD, a, inplay[j], 0, 0)
