@@ -405,3 +405,45 @@ def test_lane_max_is_the_maximum_of_each_lane():
         y = sum(v << 16 * i for i, v in enumerate(b))
         want = sum(max(p, q) << 16 * i for i, (p, q) in enumerate(zip(a, b)))
         assert G._lane_max(np.int64(x), np.int64(y)) == want, (a, b)
+
+
+@pytest.mark.parametrize("variant", sorted(MAY_PLAY_VARIANTS))
+def test_swap_verdict_is_may_play_on_the_new_hand(base, variant):
+    """_swap_may_play (an answer to an offer: seat h gives w for x, and x2) from the sums of
+    h's hand, kept per hand version: when it answers, it answers as _may_play on the hand
+    after the swap; it declines only for a Vintage card given or taken when at most one may
+    be played. The hand changes every fourth offer (its version bumped), so sums kept for
+    an older hand would show."""
+    scenario, tb = _table(base, MAY_PLAY_VARIANTS[variant])
+    rng = np.random.default_rng(31)
+    deck = np.repeat(np.arange(len(scenario.cards)), [c.copies for c in scenario.cards])
+    vint = {k for k in range(len(scenario.cards)) if tb.kinds[k, E.CF_VINTAGE]}
+    hands = np.zeros((2, 40), np.int64)
+    hn = np.zeros(2, np.int64)
+    memo = np.zeros((2, E.MEMO_SIZE), np.int64)
+    memo[:, E.MEMO_PKVER] = -1
+    told = 0
+    for i in range(2000):
+        if i % 4 == 0:
+            hand = np.sort(rng.permutation(deck)[:1 + i % 12])
+            hn[1] = len(hand)
+            hands[1, :len(hand)] = hand
+            memo[1, E.MEMO_VER] += 1
+        w = int(rng.choice(hands[1, :hn[1]]))
+        x = int(rng.choice(deck))
+        x2 = int(rng.choice(deck)) if i % 3 == 0 else -1
+        types = 1 + i % 7
+        verdict = G._swap_may_play(tb.bt, hands, hn, memo, np.int64(1), np.int64(w),
+                                   np.int64(x), np.int64(x2), np.int64(types))
+        after = list(hands[1, :hn[1]])
+        after.remove(w)
+        after += [x] + ([x2] if x2 >= 0 else [])
+        want = G._may_play(tb.bt, np.array(after, np.int64), np.int64(len(after)),
+                           np.int64(types))
+        if verdict >= 0:
+            assert verdict == int(want), (hands[1, :hn[1]], w, x, x2, types)
+            told += 1
+        else:
+            assert tb.bt[E.BT_VMODE] == 1 and {w, x, x2} & vint
+        assert memo[1, E.MEMO_PKVER] == memo[1, E.MEMO_VER] or verdict < 0
+    assert told > 1500

@@ -235,13 +235,16 @@ ALL_TYPES = 7  # the type mask of every Symposion type
 # --- the per-seat memo of hand searches (``memo``, int64 (P, MEMO_SIZE)) ---------------------
 # The hand's version (bumped by every mutation), the seat's own type mask, a lower bound on
 # the score of its own best play (0 when unknown; every card removal resets it), then per
-# type mask the version its cached search result is for, and the results.
+# type mask the version its cached search result is for, and the results; then the version
+# _may_play's packed sums of the hand are for (game_nb._swap_may_play) and those four sums.
 MEMO_VER = 0
 MEMO_OWN = 1
 MEMO_LB = 2
 MEMO_CVER = 3
 MEMO_RES = MEMO_CVER + 8
-MEMO_SIZE = MEMO_RES + 8 * RES_SIZE
+MEMO_PKVER = MEMO_RES + 8 * RES_SIZE
+MEMO_PK = MEMO_PKVER + 1
+MEMO_SIZE = MEMO_PK + 4
 
 # --- the trade-candidate bound table (``bt``, int64) -----------------------------------------
 # A header, then per (kind, group) a row of BT_W (the BTR_ columns): usable in the group, best

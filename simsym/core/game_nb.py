@@ -57,7 +57,8 @@ from simsym.core.enums import (
     GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_HAND_SIZE, GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN,
     GP_PLAYERS, GP_SEATING, GP_SYMPOSIA, GP_TRADING, GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL,
     GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV, GS_NPILE, GS_RUNS, GS_SIZE, GS_STALLED, GS_TRADES,
-    GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_RES, MEMO_SIZE, MEMO_VER, OPT_E,
+    GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_PK, MEMO_PKVER, MEMO_RES, MEMO_SIZE,
+    MEMO_VER, OPT_E,
     OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE,
     ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES, ROW_TURNS, RULE_BONUS_ALL, RULE_BONUS_EQ,
     RULE_BONUS_STACKS, RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_WINE_HI,
@@ -159,10 +160,12 @@ def new_state(tb, maxev):
     H = D + 8
     sc = np.zeros(GS_SIZE, np.int64)
     sc[GS_MAXEV] = maxev
+    memo = np.zeros((P, MEMO_SIZE), np.int64)
+    memo[:, MEMO_PKVER] = -1  # no sums yet (setup says so again for every game)
     return State(sc, np.zeros(1, np.uint64), np.zeros(D, np.int64), np.zeros(D, np.int64),
                  np.zeros(K, np.int64), np.zeros((P, H), np.int64), np.zeros(P, np.int64),
                  np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros((P, 3), np.int64),
-                 np.zeros((P, K, CS_SIZE), np.int64), np.zeros((P, MEMO_SIZE), np.int64),
+                 np.zeros((P, K, CS_SIZE), np.int64), memo,
                  np.zeros(P, np.int64), np.zeros(P, np.int64),
                  np.zeros((max(maxev, 1), EV_SIZE), np.int64),
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
@@ -796,13 +799,23 @@ def _may_play(bt, H, n, types):
     by group, when there are none (_may_play_rows, the same answer)."""
     if bt[U(BT_ON)] == 0:
         return True
-    pk = bt[U(BT_PK)]
-    if pk == 0 or n > BTP_MAXN:
+    if bt[U(BT_PK)] == 0 or n > BTP_MAXN:
         return _may_play_rows(bt, H, n, types)
+    a, b, va, vb = _wine_sums(bt, H, n)
+    return _wine_verdict(bt, a, b, va, vb, types)
+
+
+@njit(**NO_RC_INLINE)
+def _wine_sums(bt, H, n):
+    """The packed words' sums over H[:n] (at most BTP_MAXN cards; BT_PK set): the cards'
+    capped wine and non-Container wine per group lane, the Vintage cards' among them only
+    when they are not bounded (BT_VMODE 2); and the Vintage cards' lane maxima when at most
+    one may be played (1; none count when none may, 0)."""
+    pk = bt[U(BT_PK)]
     vmode = bt[U(BT_VMODE)]
-    a = 0  # the non-Vintage cards' capped wine, per group lane
-    b = 0  # ... from non-Containers
-    va = 0  # the Vintage cards': lane sums (vmode 2) or lane maxima (1)
+    a = 0
+    b = 0
+    va = 0
     vb = 0
     for q in range(n):
         w = pk + H[U(q)] * BTP_W
@@ -812,6 +825,12 @@ def _may_play(bt, H, n, types):
         elif vmode == 1:
             va = _lane_max(va, bt[U(w + BTP_MCW)])
             vb = _lane_max(vb, bt[U(w + BTP_NCW)])
+    return a, b, va, vb
+
+
+@njit(**NO_RC_INLINE)
+def _wine_verdict(bt, a, b, va, vb, types):
+    """_may_play's answer from the sums of _wine_sums."""
     need = bt[U(BT_NCW)]
     for g in range(4):
         if (types & _group_type_bit(g)) == 0:
@@ -821,6 +840,52 @@ def _may_play(bt, H, n, types):
                 and ((b >> sh) & 0xFFFF) + ((vb >> sh) & 0xFFFF) >= need:
             return True
     return False
+
+
+@njit(**NO_RC)
+def _swap_may_play(bt, hands, hn, memo, h, w, x, x2, types):
+    """_may_play for seat h's hand after it gives w for x (and x2 unless it is -1): 1 or 0,
+    from the sums of its hand (made once per hand version, in memo) less w's words plus
+    x's; -1 when those cannot tell (a Vintage card given or taken when at most one may be
+    played, no words, too many cards): then only _may_play on the new hand can."""
+    if bt[U(BT_ON)] == 0:
+        return 1
+    pk = bt[U(BT_PK)]
+    n = hn[h]
+    if pk == 0 or n + 1 > BTP_MAXN:
+        return -1
+    vmode = bt[U(BT_VMODE)]
+    if vmode == 1 and (bt[U(pk + w * BTP_W + BTP_VINT)] != 0
+                       or bt[U(pk + x * BTP_W + BTP_VINT)] != 0
+                       or (x2 >= 0 and bt[U(pk + x2 * BTP_W + BTP_VINT)] != 0)):
+        return -1
+    if memo[h, MEMO_PKVER] != memo[h, MEMO_VER]:
+        a, b, va, vb = _wine_sums(bt, hands[h], n)
+        memo[h, MEMO_PK] = a
+        memo[h, MEMO_PK + 1] = b
+        memo[h, MEMO_PK + 2] = va
+        memo[h, MEMO_PK + 3] = vb
+        memo[h, MEMO_PKVER] = memo[h, MEMO_VER]
+    a = memo[h, MEMO_PK]
+    b = memo[h, MEMO_PK + 1]
+    # w is in the hand, so its words are in the sums (no lane goes below 0); a Vintage card
+    # counts in them only when not bounded, and for nothing when none may be played.
+    a, b = _pk_add(bt, pk, vmode, w, -1, a, b)
+    a, b = _pk_add(bt, pk, vmode, x, 1, a, b)
+    if x2 >= 0:
+        a, b = _pk_add(bt, pk, vmode, x2, 1, a, b)
+    return 1 if _wine_verdict(bt, a, b, memo[h, MEMO_PK + 2], memo[h, MEMO_PK + 3], types) else 0
+
+
+@njit(**NO_RC_INLINE)
+def _pk_add(bt, pk, vmode, k, sign, a, b):
+    """The sums a, b of _wine_sums with a card of kind k added (sign 1) or taken out (-1),
+    where it counts in them (not a Vintage card, or Vintage unbounded)."""
+    kw = pk + k * BTP_W
+    if bt[U(kw + BTP_VINT)] == 0 or vmode == 2:
+        a += sign * bt[U(kw + BTP_MCW)]
+        b += sign * bt[U(kw + BTP_NCW)]
+    return a, b
 
 
 @njit(**NO_RC_INLINE)
@@ -980,6 +1045,7 @@ def setup(tb, s, g, seed):
         memo[i, MEMO_LB] = 0
         for t in range(8):
             memo[i, MEMO_CVER + t] = -1
+        memo[i, MEMO_PKVER] = -1
     sc[GS_AT] = AT_DEAL
 
 
@@ -1469,6 +1535,9 @@ def _accepts(tb, s, h, w, x, x2):
         floor = T  # a play above T, or a refusal
     else:
         floor = T - 1  # every outcome needs T' >= T
+    mp = _swap_may_play(tb.bt, s.hands, s.hn, s.memo, h, w, x, x2, th)
+    if mp == 0:
+        return -1  # T' is 0, not above the floor
     tmp = s.tmp3
     m = _without(s.hands[h], s.hn[h], w, tmp)
     tmp[m] = x
@@ -1477,8 +1546,8 @@ def _accepts(tb, s, h, w, x, x2):
     if x2 >= 0:
         tmp[m] = x2
         m += 1
-    if not _may_play(tb.bt, tmp, m, th):
-        return -1  # T' is 0, not above the floor
+    if mp < 0 and not _may_play(tb.bt, tmp, m, th):
+        return -1
     # A play without x (or x2) is a play of H - w, so of H: it scores at most T. So a play
     # above T holds x when x alone is given, and the search may require it.
     req = xbit if floor == T and x2 < 0 else _no_req()
