@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/base.yaml
 # (tests/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
 BASE_FLAGS := --verify-compensation
 
-.PHONY: run test test-quick bench profile report lint format docs golden clean setup screenshots serve
+.PHONY: run test test-quick bench profile count report lint format docs golden clean setup screenshots serve
 
 setup: $(STAMP)
 
@@ -39,6 +39,11 @@ bench: $(STAMP)
 # Where the compiled engine spends its time, per numba function (needs Debian's linux-perf).
 profile: $(STAMP)
 	$(BIN)/python tools/profile_kernels.py $(SCENARIO)
+
+# Exact instructions per search and per game, under valgrind (Debian's valgrind): a kernel
+# change judged without the machine's timing noise (tools/count_instructions.py).
+count: $(STAMP)
+	$(BIN)/python tools/count_instructions.py
 
 serve: $(STAMP)
 	$(BIN)/simsym serve $(SCENARIO)

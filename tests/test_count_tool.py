@@ -1,0 +1,44 @@
+"""tools/count_instructions.py: reading callgrind's figure, the per-unit arithmetic, and its
+workloads (run here without valgrind, so nothing is toggled)."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+spec = importlib.util.spec_from_file_location(
+    "count_instructions", Path(__file__).parents[1] / "tools" / "count_instructions.py")
+count_instructions = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(count_instructions)
+
+
+def test_collected_reads_the_last_figure_by_event():
+    err = ("==15350== Callgrind, a call-graph generating cache profiler\n"
+           "==15350== Events    : Ir\n==15350== Collected : 15,778,143\n==15350== \n"
+           "==15350== I   refs:      15,778,143\n")
+    assert count_instructions.collected(err) == {"Ir": 15778143}
+    assert count_instructions.collected("==1== Collected : 12\n==2== Collected : 345\n") == \
+        {"Ir": 345}
+    cache = ("==18362== Events    : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n"
+             "==18362== Collected : 74688380 27474690 17811327 1094615 397895 231868 4874 "
+             "3784 3803\n")
+    got = count_instructions.collected(cache)
+    assert got["Ir"] == 74688380 and got["I1mr"] == 1094615 and got["D1mw"] == 231868
+    with pytest.raises(ValueError):
+        count_instructions.collected("==1== I   refs: 12\n")
+    with pytest.raises(ValueError):  # two events named, three counts
+        count_instructions.collected("==1== Events : Ir Dr\n==1== Collected : 1 2 3\n")
+
+
+def test_per_unit_is_the_difference_over_the_extra_units():
+    # r repetitions of 2000 hands cost 1,000,000 + 2000 x; 3 r cost 1,000,000 + 6000 x.
+    assert count_instructions.per_unit(1_000_000 + 2000 * 7, 1_000_000 + 6000 * 7, 4000) == 7
+
+
+def test_workloads_run_without_valgrind():
+    # The same checksum for the same work: the search loop's scores are deterministic.
+    a = count_instructions.workload("search", 20, 2, 7, toggle=False)
+    b = count_instructions.workload("search", 20, 2, 7, toggle=False)
+    assert a == b and a > 0
+    assert count_instructions.workload("search", 20, 1, 2, toggle=False) <= a
+    assert count_instructions.workload("games", 3, 1, toggle=False) > 0

@@ -1,0 +1,163 @@
+"""Exact instruction counts of the compiled search and games, under valgrind's callgrind.
+
+    make count                                             # per search and per game
+    .venv/bin/python tools/count_instructions.py search --type-mask 2   # Social only
+    .venv/bin/python tools/count_instructions.py games --games 2000
+    .venv/bin/python tools/count_instructions.py games --cache   # and simulated cache misses
+
+On this shared machine a timing moves by 10-30% from one run to the next; an instruction
+count does not: two runs of the same code agree to a few hundred instructions in millions.
+So a change to a kernel can be judged by the instructions it saves, one run each way, before
+a timed side-by-side comparison (farm-bench, `simsym bench`) confirms the time. What a count
+does not see: branch mispredictions and cache misses. (A search over hands met one after the
+other takes about twice the time of the same search repeated, at the same count.)
+
+How: the workload runs twice under callgrind with instrumentation off except around the
+measured loop (``callgrind_control -i on`` / ``off`` from inside), once with r repetitions
+and once with 3 r; the difference, divided by the units of 2 r, is per search or per game,
+free of start-up, imports and compiling. The kernels come from numba's cache, warmed first
+outside valgrind (compiling under valgrind takes many minutes). To compare two versions, run
+this in each tree (a `git worktree` of the other commit).
+
+Searches: the 9-card hands `simsym bench` times (dealt from the base deck, seed 1), each
+searched once a repetition through ``best_symposion_ws`` (full result), with the type mask
+given. Games: base scenario games as a run plays them (``run_chunk``), seeds from 0. With
+``--cache``, callgrind also simulates the caches (the host's sizes) and the misses per unit
+are printed: instruction-cache (I1mr), data-cache reads and writes (D1mr, D1mw).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+CHILD = "SIMSYM_COUNT_CHILD"
+
+
+def collected(valgrind_stderr: str) -> dict[str, int]:
+    """The counts callgrind reports for the instrumented part ("Collected : N ..."), by event
+    name ("Events : Ir ..."; Ir alone when the line is missing)."""
+    m = re.findall(r"Collected\s*:\s*([\d, ]+)", valgrind_stderr)
+    if not m:
+        raise ValueError("no 'Collected' figure in valgrind's output")
+    values = [int(v.replace(",", "")) for v in m[-1].split()]
+    ev = re.findall(r"Events\s*:\s*(.+)", valgrind_stderr)
+    names = ev[-1].split() if ev else ["Ir"]
+    if len(names) != len(values):
+        raise ValueError(f"events {names} do not match the counts {values}")
+    return dict(zip(names, values))
+
+
+def per_unit(low: int, high: int, units: int) -> float:
+    """Instructions per unit from the counts of a run with r repetitions (low) and one with
+    3 r (high), ``units`` being the units of 2 r repetitions."""
+    return (high - low) / units
+
+
+def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool = True) -> int:
+    """Run the measured loop ``reps`` times (instrumented between the two toggles when
+    ``toggle``); returns a checksum so the work cannot be skipped."""
+    import numpy as np
+
+    from simsym.scenario import BASE_SCENARIO, load_scenario
+
+    scenario = load_scenario(BASE_SCENARIO)
+
+    def switch(state: str) -> None:
+        if toggle:
+            subprocess.run(["callgrind_control", "-i", state, str(os.getpid())],
+                           capture_output=True, check=False)
+
+    if what == "search":
+        from numba import njit
+
+        from simsym.bench import deck_hands
+        from simsym.cards.encode import encode_cards
+        from simsym.core import enums as E
+        from simsym.core.search_nb import best_symposion_ws, workspace_size
+        from simsym.rules import encode_rules
+
+        @njit
+        def loop(hands, n, table, rules, reps, res, ws, tm):
+            s = 0
+            for _ in range(reps):
+                for i in range(hands.shape[0]):
+                    best_symposion_ws(hands[i], n, table, rules, np.int64(0), tm, res, ws)
+                    s += res[E.RES_SCORE]
+            return s
+
+        table = encode_cards(scenario.cards)
+        rules = encode_rules(scenario.rules)
+        res = np.zeros(E.RES_SIZE, np.int64)
+        ws = np.empty(workspace_size(9), np.int64)
+        hands = deck_hands(scenario, size, 9, 1)
+        tm = np.int64(type_mask)
+        loop(hands[:1], 9, table, rules, 1, res, ws, tm)  # compiles the loop, not the search
+        switch("on")
+        s = loop(hands, 9, table, rules, reps, res, ws, tm)
+        switch("off")
+        return int(s)
+    from simsym.engine import run_chunk, setup_for
+
+    setup = setup_for(scenario)
+    run_chunk(setup, 0, 10)
+    switch("on")
+    out = run_chunk(setup, 0, size * reps)
+    switch("off")
+    return len(str(out))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", nargs="?", choices=("search", "games", "both"), default="both")
+    ap.add_argument("--hands", type=int, default=2000, help="bench hands (search)")
+    ap.add_argument("--games", type=int, default=500, help="games a repetition (games)")
+    ap.add_argument("--type-mask", type=int, default=7,
+                    help="search types: 1 Intellectual, 2 Social, 4 Hedonistic (default 7)")
+    ap.add_argument("--cache", action="store_true",
+                    help="simulate the caches too and print their misses per unit")
+    a = ap.parse_args()
+    if os.environ.get(CHILD):
+        what, size, reps, tm = os.environ[CHILD].split(",")
+        workload(what, int(size), int(reps), int(tm), toggle=int(reps) > 0)
+        return
+    missing = [t for t in ("valgrind", "callgrind_control") if shutil.which(t) is None]
+    if missing:
+        sys.exit(f"count_instructions: needs {' and '.join(missing)} "
+                 "(Debian: apt-get install valgrind)")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "0"}
+    for what in (("search", "games") if a.what == "both" else (a.what,)):
+        size = a.hands if what == "search" else a.games
+        print(f"{what}: warming the kernel cache ...", file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, __file__], env={**env, CHILD: f"{what},{size},0,"
+                                                         f"{a.type_mask}"},
+                       check=True, cwd=root)
+        counts = []
+        for reps in (1, 3):
+            print(f"{what}: {reps} repetition(s) under callgrind ...", file=sys.stderr,
+                  flush=True)
+            p = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                 "--callgrind-out-file=/dev/null"] + (["--cache-sim=yes"] if a.cache else [])
+                + [sys.executable, __file__],
+                env={**env, CHILD: f"{what},{size},{reps},{a.type_mask}"},
+                capture_output=True, text=True, cwd=root)
+            if p.returncode != 0:
+                sys.exit(f"count_instructions: the {what} workload failed:\n{p.stderr[-2000:]}")
+            counts.append(collected(p.stderr))
+        units = 2 * size
+        label = (f"per search ({size} bench hands, type mask {a.type_mask})" if what == "search"
+                 else f"per game (base scenario, {units} games)")
+        print(f"instructions {label}: {per_unit(counts[0]['Ir'], counts[1]['Ir'], units):,.0f}")
+        for name in ("I1mr", "D1mr", "D1mw"):
+            if name in counts[0]:
+                print(f"  {name} {label}: {per_unit(counts[0][name], counts[1][name], units):,.1f}")
+
+
+if __name__ == "__main__":
+    main()
