@@ -30,15 +30,21 @@ def test_collected_reads_the_last_figure_by_event():
         count_instructions.collected("==1== Events : Ir Dr\n==1== Collected : 1 2 3\n")
 
 
+def test_bad_sizes_are_refused():
+    with pytest.raises(count_instructions.argparse.ArgumentTypeError):
+        count_instructions._positive("0")
+    assert count_instructions._positive("3") == 3
+
+
 def test_per_unit_is_the_difference_over_the_extra_units():
     # r repetitions of 2000 hands cost 1,000,000 + 2000 x; 3 r cost 1,000,000 + 6000 x.
     assert count_instructions.per_unit(1_000_000 + 2000 * 7, 1_000_000 + 6000 * 7, 4000) == 7
 
 
 def test_workloads_run_without_valgrind():
-    # The same checksum for the same work: the search loop's scores are deterministic.
+    # The same sum for the same work: the search loop's scores are deterministic.
     a = count_instructions.workload("search", 20, 2, 7, toggle=False)
     b = count_instructions.workload("search", 20, 2, 7, toggle=False)
     assert a == b and a > 0
     assert count_instructions.workload("search", 20, 1, 2, toggle=False) <= a
-    assert count_instructions.workload("games", 3, 1, toggle=False) > 0
+    assert count_instructions.workload("games", 3, 2, toggle=False) == 6  # 3 games, twice

@@ -32,6 +32,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -60,7 +61,8 @@ def per_unit(low: int, high: int, units: int) -> float:
 
 def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool = True) -> int:
     """Run the measured loop ``reps`` times (instrumented between the two toggles when
-    ``toggle``); returns a checksum so the work cannot be skipped."""
+    ``toggle``). Returns what it did, so the work cannot be skipped: the searches' summed
+    scores, or the number of games played."""
     import numpy as np
 
     from simsym.scenario import BASE_SCENARIO, load_scenario
@@ -106,16 +108,23 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
     setup = setup_for(scenario)
     run_chunk(setup, 0, 10)
     switch("on")
-    out = run_chunk(setup, 0, size * reps)
+    rows, _ = run_chunk(setup, 0, size * reps)
     switch("off")
-    return len(str(out))
+    return int(rows.shape[0])
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("what", nargs="?", choices=("search", "games", "both"), default="both")
-    ap.add_argument("--hands", type=int, default=2000, help="bench hands (search)")
-    ap.add_argument("--games", type=int, default=500, help="games a repetition (games)")
+    ap.add_argument("--hands", type=_positive, default=2000, help="bench hands (search)")
+    ap.add_argument("--games", type=_positive, default=500, help="games a repetition (games)")
     ap.add_argument("--type-mask", type=int, default=7,
                     help="search types: 1 Intellectual, 2 Social, 4 Hedonistic (default 7)")
     ap.add_argument("--cache", action="store_true",
@@ -125,6 +134,9 @@ def main() -> None:
         what, size, reps, tm = os.environ[CHILD].split(",")
         workload(what, int(size), int(reps), int(tm), toggle=int(reps) > 0)
         return
+    # A termination signal unwinds through subprocess.run, which kills valgrind's run.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, _: sys.exit(128 + signum))
     missing = [t for t in ("valgrind", "callgrind_control") if shutil.which(t) is None]
     if missing:
         sys.exit(f"count_instructions: needs {' and '.join(missing)} "
