@@ -6,7 +6,7 @@
     .venv/bin/python tools/count_instructions.py games --cache   # and simulated cache misses
 
 On this shared machine a timing moves by 10-30% from one run to the next; an instruction
-count does not: two runs of the same code agree to a few hundred instructions in millions.
+count hardly does: per search it repeats to ~0.2%, per game to ~1%.
 So a change to a kernel can be judged by the instructions it saves, one run each way, before
 a timed side-by-side comparison (farm-bench, `simsym bench`) confirms the time. What a count
 does not see: branch mispredictions and cache misses. (A search over hands met one after the
