@@ -315,12 +315,19 @@ def _hand_add(hands, hn, memo, p, k):
     hn[p] += 1
 
 
-@njit(**NO_RC)
-def _hand_remove(hands, hn, memo, p, k):
-    """Remove one card of kind k from seat p's hand (it must be there); bump its version and
-    forget the lower bound on its best play."""
+@njit(**NO_RC_INLINE)
+def _hand_lost_cards(memo, p):
+    """Seat p's hand lost cards (or was replaced): bump its version, so its cached searches
+    and packed sums are stale, and forget the lower bound on its best play."""
     memo[p, MEMO_VER] += 1
     memo[p, MEMO_LB] = 0
+
+
+@njit(**NO_RC)
+def _hand_remove(hands, hn, memo, p, k):
+    """Remove one card of kind k from seat p's hand (it must be there); see
+    _hand_lost_cards."""
+    _hand_lost_cards(memo, p)
     n = hn[p]
     q = 0
     while hands[p, q] != k:
@@ -334,8 +341,7 @@ def _hand_remove(hands, hn, memo, p, k):
 def _hand_drop(hands, hn, memo, p, mask):
     """Remove the cards at the positions ``mask`` from seat p's hand in one pass (what
     _hand_remove does for each of them, the hand staying sorted)."""
-    memo[p, MEMO_VER] += 1
-    memo[p, MEMO_LB] = 0
+    _hand_lost_cards(memo, p)
     hn[p] = _rest(hands[p], hn[p], mask, hands[p])
 
 

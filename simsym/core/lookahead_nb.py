@@ -40,13 +40,13 @@ from simsym.core.enums import (
     ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
     FAM_LOOKAHEAD, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS, GP_SYMPOSIA, GS_AT, GS_LA_F0,
     GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
-    GS_NEV, GS_NPILE, GS_TURN, MEMO_LB, MEMO_VER, POLICY_GREEDY, RES_MASK, RES_SCORE,
+    GS_NEV, GS_NPILE, GS_TURN, POLICY_GREEDY, RES_MASK, RES_SCORE,
     RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
     SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
 )
 from simsym.core.game_nb import (
-    NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_remove, _hsearch, _played,
-    _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
+    NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_lost_cards, _hand_remove, _hsearch,
+    _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
     discard_and_redraw, komos_discard, make_play, new_state, play_until, record, set_policy,
     setup, step, swap, trading,
 )
@@ -259,8 +259,7 @@ def _determinize(tb, s, lk, seat, kind, d, i):
     for j in range(P):
         if j != seat:
             _sort(det.hands[j], det.hn[j])
-            det.memo[j, MEMO_VER] += 1  # its cached searches are of another hand
-            det.memo[j, MEMO_LB] = 0
+            _hand_lost_cards(det.memo, j)  # its cached searches are of another hand
     det.sc[GS_LA_PEND] = 0
     det.sc[GS_LA_NF] = 0
     set_policy(tb, det, lk.policy)
