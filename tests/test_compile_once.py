@@ -50,9 +50,10 @@ def test_every_entry_point_shares_one_compiled_search(base):
                     search_nb.best_score_above_ws, search_nb.best_play_ws,
                     search_nb.best_play_hint_ws):
         assert len(_signatures(wrapper)) <= 1, wrapper.__name__
-    # The game kernel: each function compiled on its own, once each (play_until and
-    # play_game_nb are inlined into their callers, and compiled once more for Python).
-    for f in (G.setup, G.deal, G.amphorae_phase, G.record, G.step, G.play_until,
+    # The game kernel: each function compiled on its own, once each (play_game_nb is
+    # inlined into its callers, and compiled once more for Python). play_until plays a game
+    # with the phases inlined (_step); step, the same for one phase, serves the lookahead.
+    for f in (G.setup, G.deal, G.amphorae_phase, G.record, G.play_until,
               G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
               G._hsearch_a, G._search_a, G._ae_above_a, all_equal_above_ws,
@@ -60,7 +61,7 @@ def test_every_entry_point_shares_one_compiled_search(base):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
-    for f in (G.trading, G.end_check, G.choose_symposiarch_discards, G.choose_play,
+    for f in (G._step, G.trading, G.end_check, G.choose_symposiarch_discards, G.choose_play,
               G.make_play, G.choose_komos, G._attempt_run, G._offer, G._accepts, G._log,
               G._candidate_above, G._first_taker):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))

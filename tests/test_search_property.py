@@ -95,6 +95,33 @@ def test_hand_order_does_not_change_the_answer(cards):
         assert outcome(fast.best(hand)) == outcome(a)
 
 
+def test_a_sorted_hand_gives_the_answer_of_its_shuffles(cards):
+    """A hand already sorted by kind (as the engine keeps every seat's hand) is copied instead
+    of sorted by the search; the answer must be the one of the same cards in any order,
+    copies of a kind, allowed types and required cards included."""
+    import random
+
+    fast = Searcher(cards, RuleOptions())
+    rng = random.Random(11)
+    for _ in range(300):
+        n = rng.randint(1, 12)
+        hand = sorted(rng.randrange(36) if rng.random() < 0.6 else rng.randrange(75)
+                      for _ in range(n))
+        required = sorted(rng.sample(range(n), rng.randint(0, min(2, n))))
+        types = tuple(t for t in TYPES if rng.random() < 0.7) or ("social",)
+        order = list(range(n))
+        rng.shuffle(order)  # shuffled[q] = hand[order[q]]
+        shuffled = [hand[i] for i in order]
+        a = fast.best(hand, types=types, required=tuple(required))
+        b = fast.best(shuffled, types=types,
+                      required=tuple(sorted(order.index(i) for i in required)))
+        assert outcome(a) == outcome(b), (hand, shuffled, required, types)
+        if a.type is not None:
+            # The positions it reports are the hand's: each names the card it played.
+            assert set(required) <= {c.position for c in a.choices}
+            assert all(cards[hand[c.position]].name == c.name for c in a.choices)
+
+
 NO_JIT_SCRIPT = """
 import json, random, sys
 import numba

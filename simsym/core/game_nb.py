@@ -99,6 +99,13 @@ WITH_RC = dict(cache=True, _nrt=True)
 # numba compiles every function separately and optimises again all the code it calls, so
 # each function level above the search costs compile time.
 NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
+# Calls that stay calls. numba passes every array as its seven to eleven fields, so a call
+# taking both records pushes 254 values on the stack (~260 instructions), one taking six
+# arrays ~45. A function called many times a game over the records therefore has its body
+# inlined into the loop around it: play_until plays a game with the phases inlined (_step),
+# one call a game instead of ~155 (docs/performance.md, twentieth session). A small kernel
+# called at every draw or memoised search keeps only its rare case out of line (_refill_a,
+# _hsearch_a), so the common case costs no call.
 
 # The read-only record of a run (see the module docstring).
 Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
@@ -257,27 +264,36 @@ def _draw(tb, s):
     return _draw_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev)
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _draw_a(rng, sc, pile, disc, dcount, deck_runs, ev):
-    if sc[GS_NPILE] == 0:
-        if sc[GS_NDISC] == 0:
-            return -1
-        if sc[GS_RUNS] == deck_runs:
-            return -1
-        sc[GS_RUNS] += 1
-        if sc[GS_RUNS] == deck_runs:
-            _log(ev, sc, EV_RUN_END, sc[GS_RUNS], 0, 0, 0)
-            return -1
-        n = sc[GS_NDISC]
-        for i in range(n):
-            pile[i] = disc[i]
-        dcount[:] = 0
-        sc[GS_NDISC] = 0
-        sc[GS_NPILE] = n
-        shuffle_nb(rng, pile, n)
-        _log(ev, sc, EV_RUN_END, sc[GS_RUNS], n, 0, 0)
+    if sc[GS_NPILE] == 0 and not _refill_a(rng, sc, pile, disc, dcount, deck_runs, ev):
+        return -1
     sc[GS_NPILE] -= 1
     return pile[sc[GS_NPILE]]
+
+
+@njit(**NO_RC)
+def _refill_a(rng, sc, pile, disc, dcount, deck_runs, ev):
+    """The draw pile is empty: shuffle the discard pile into it, unless the deck has run out
+    its runs (or there is nothing to shuffle). Returns whether there is a card to draw. Out
+    of line: a draw inlines only the common case, a card from the pile."""
+    if sc[GS_NDISC] == 0:
+        return False
+    if sc[GS_RUNS] == deck_runs:
+        return False
+    sc[GS_RUNS] += 1
+    if sc[GS_RUNS] == deck_runs:
+        _log(ev, sc, EV_RUN_END, sc[GS_RUNS], 0, 0, 0)
+        return False
+    n = sc[GS_NDISC]
+    for i in range(n):
+        pile[i] = disc[i]
+    dcount[:] = 0
+    sc[GS_NDISC] = 0
+    sc[GS_NPILE] = n
+    shuffle_nb(rng, pile, n)
+    _log(ev, sc, EV_RUN_END, sc[GS_RUNS], n, 0, 0)
+    return True
 
 
 @njit(**NO_RC_INLINE)
@@ -478,29 +494,30 @@ def _hsearch(tb, s, p, types):
 
     A search with the seat's own types starts from the seat's lower bound on the score (a
     hint: the answer is the same, see best_play_hint_ws) and refreshes the bound."""
-    off = _hsearch_a(tb.kinds, tb.rules, tb.bt, s.hands, s.hn, s.memo, s.sws, p, types)
-    r = s.memo[p]
-    return Best(r[off + RES_TYPE], r[off + RES_SCORE], r[off + RES_MASK])
+    memo = s.memo
+    if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:  # not searched since the last change
+        _hsearch_a(tb.kinds, tb.rules, tb.bt, s.hands, s.hn, memo, s.sws, p, types)
+    off = MEMO_RES + types * RES_SIZE
+    return Best(memo[p, off + RES_TYPE], memo[p, off + RES_SCORE], memo[p, off + RES_MASK])
 
 
 @njit(**NO_RC)
 def _hsearch_a(kinds, rules, bt, hands, hn, memo, sws, p, types):
-    """The search of _hsearch; returns where its result row starts in memo[p]."""
+    """The search of _hsearch, into seat p's result row for ``types`` in its memo. Out of
+    line: a search already memoised is answered inline."""
     off = MEMO_RES + types * RES_SIZE
     r = memo[p, off:off + RES_SIZE]
-    if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:
-        if not _may_play(bt, hands[p], hn[p], types):
-            write_no_play(r, np.int64(MODE_PLAY))  # as best_play_ws would
-            if types == memo[p, MEMO_OWN]:
-                memo[p, MEMO_LB] = 0
-        elif types == memo[p, MEMO_OWN]:
-            best_play_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
-                              memo[p, MEMO_LB] - 1, r, sws)
-            memo[p, MEMO_LB] = r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
-        else:
-            best_play_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
-        memo[p, MEMO_CVER + types] = memo[p, MEMO_VER]
-    return off
+    if not _may_play(bt, hands[p], hn[p], types):
+        write_no_play(r, np.int64(MODE_PLAY))  # as best_play_ws would
+        if types == memo[p, MEMO_OWN]:
+            memo[p, MEMO_LB] = 0
+    elif types == memo[p, MEMO_OWN]:
+        best_play_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
+                          memo[p, MEMO_LB] - 1, r, sws)
+        memo[p, MEMO_LB] = r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
+    else:
+        best_play_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
+    memo[p, MEMO_CVER + types] = memo[p, MEMO_VER]
 
 
 @njit(**NO_RC_INLINE)
@@ -1077,7 +1094,7 @@ def deal(tb, s):
 
 # --- spec 5: a turn --------------------------------------------------------------------------
 
-@njit(**NO_RC_INLINE)
+@njit(**NO_RC)
 def play_until(tb, s, turn, at):
     """Play on from the state's phase boundary until it stands at phase ``at`` of turn
     ``turn``, or to the end of the game (turn -1, or a point it never reaches)."""
@@ -1085,12 +1102,18 @@ def play_until(tb, s, turn, at):
     while sc[GS_AT] != AT_OVER:
         if sc[GS_TURN] == turn and sc[GS_AT] == at:
             return
-        step(tb, s)
+        _step(tb, s)
 
 
 @njit(**NO_RC)
 def step(tb, s):
     """Play the phase the state stands at, moving it to the next phase boundary."""
+    _step(tb, s)
+
+
+@njit(**NO_RC_INLINE)
+def _step(tb, s):
+    """step's body, inlined into the loop that plays a game."""
     at = s.sc[GS_AT]
     if at == AT_DEAL:
         deal(tb, s)

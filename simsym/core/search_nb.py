@@ -756,8 +756,17 @@ def _sort_hand(hand, n, hs, perm, required_mask):
     of a kind in hand order); returns the required cards as a mask over sorted positions.
     Each card goes to its rank among the keys (kind, position), counted without a branch: an
     insertion sort's branches are mispredicted on every new hand (fresh hands measured ~5%
-    faster a search this way; docs/performance.md)."""
+    faster a search this way; docs/performance.md). A hand already sorted (as a game keeps
+    its seats' hands) is copied as it is."""
     req = np.int64(0)
+    p = 1
+    while p < n and hand[U(p - 1)] <= hand[U(p)]:
+        p += 1
+    if p >= n:
+        for q in range(n):
+            hs[U(q)] = hand[U(q)]
+            perm[U(q)] = q
+        return required_mask & ((np.int64(1) << n) - 1)  # n <= MAX_HAND < 63
     for p in range(n):
         v = (hand[p] << 8) | p
         r = 0
