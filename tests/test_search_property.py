@@ -96,9 +96,11 @@ def test_hand_order_does_not_change_the_answer(cards):
 
 
 def test_a_sorted_hand_gives_the_answer_of_its_shuffles(cards):
-    """A hand already sorted by kind (as the engine keeps every seat's hand) is copied instead
-    of sorted by the search; the answer must be the one of the same cards in any order,
-    copies of a kind, allowed types and required cards included."""
+    """A hand already sorted by kind (as the engine keeps every seat's hand), or sorted but for
+    its last card (as the trade code's hands are), is copied instead of sorted by the search.
+    Its answer must be the one of the same cards in another order: a sorted hand against a
+    shuffle of it, or against the same hand with one card moved to the end; copies of a
+    kind, allowed types and required cards included."""
     import random
 
     fast = Searcher(cards, RuleOptions())
@@ -110,16 +112,22 @@ def test_a_sorted_hand_gives_the_answer_of_its_shuffles(cards):
         required = sorted(rng.sample(range(n), rng.randint(0, min(2, n))))
         types = tuple(t for t in TYPES if rng.random() < 0.7) or ("social",)
         order = list(range(n))
-        rng.shuffle(order)  # shuffled[q] = hand[order[q]]
+        if rng.random() < 0.5:
+            rng.shuffle(order)  # shuffled[q] = hand[order[q]]
+        else:  # one card moved to the end (a trade's hand: one card out, one put last)
+            order.append(order.pop(rng.randrange(n)))
         shuffled = [hand[i] for i in order]
         a = fast.best(hand, types=types, required=tuple(required))
         b = fast.best(shuffled, types=types,
                       required=tuple(sorted(order.index(i) for i in required)))
         assert outcome(a) == outcome(b), (hand, shuffled, required, types)
-        if a.type is not None:
-            # The positions it reports are the hand's: each names the card it played.
-            assert set(required) <= {c.position for c in a.choices}
-            assert all(cards[hand[c.position]].name == c.name for c in a.choices)
+        # The positions each reports are its hand's: each names the card it played, and the
+        # required cards are played.
+        moved = [order.index(i) for i in required]
+        for h, req, play in ((hand, required, a), (shuffled, moved, b)):
+            if play.type is not None:
+                assert set(req) <= {c.position for c in play.choices}
+                assert all(cards[h[c.position]].name == c.name for c in play.choices)
 
 
 NO_JIT_SCRIPT = """

@@ -757,16 +757,34 @@ def _sort_hand(hand, n, hs, perm, required_mask):
     Each card goes to its rank among the keys (kind, position), counted without a branch: an
     insertion sort's branches are mispredicted on every new hand (fresh hands measured ~5%
     faster a search this way; docs/performance.md). A hand already sorted (as a game keeps
-    its seats' hands) is copied as it is."""
+    its seats' hands), or sorted but for its last card (a seat's hand with one card taken
+    out and another put last, as the trade code asks about), is copied in one pass."""
     req = np.int64(0)
+    if n == 0:
+        return req
     p = 1
     while p < n and hand[U(p - 1)] <= hand[U(p)]:
         p += 1
-    if p >= n:
-        for q in range(n):
+    if p >= n - 1:
+        # hand[:n - 1] is sorted: the last card goes to its rank r among them (after the
+        # copies of its kind, which come before it in the hand), the others keep their order.
+        r = n - 1 if p >= n else 0
+        if p < n:
+            v = hand[U(n - 1)]
+            for q in range(n - 1):
+                r += hand[U(q)] <= v
+        for q in range(r):
             hs[U(q)] = hand[U(q)]
             perm[U(q)] = q
-        return required_mask & ((np.int64(1) << n) - 1)  # n <= MAX_HAND < 63
+        for q in range(r, n - 1):
+            hs[U(q + 1)] = hand[U(q)]
+            perm[U(q + 1)] = q
+        hs[U(r)] = hand[U(n - 1)]
+        perm[U(r)] = n - 1
+        low = (np.int64(1) << r) - 1  # n <= MAX_HAND < 63
+        rest = ((np.int64(1) << (n - 1)) - 1) & ~low
+        return (required_mask & low) | ((required_mask & rest) << 1) \
+            | (((required_mask >> (n - 1)) & 1) << r)
     for p in range(n):
         v = (hand[p] << 8) | p
         r = 0
