@@ -26,7 +26,8 @@ functions (``_symposiarch`` ... ``_decide``, ``_apply``) are therefore inlined i
 went from ~130 s to ~56 s, and it plays the same games at the same speed.
 
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
-never nests and the plain game loop (game_nb.step) serves the rollouts.
+never nests and the plain game loop (game_nb.play_until, the phases inlined) serves the
+rollouts.
 """
 
 from __future__ import annotations
