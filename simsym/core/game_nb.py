@@ -488,6 +488,12 @@ def _ae_above_a(hand, n, kinds, rules, req, floor, sws):
 
 
 @njit(**NO_RC_INLINE)
+def _memo_row(types):
+    """Where a seat's memo keeps its search result for the type mask ``types``."""
+    return MEMO_RES + types * RES_SIZE
+
+
+@njit(**NO_RC_INLINE)
 def _hsearch(tb, s, p, types):
     """best(hand of seat p, types) with nothing required, memoised per seat and type mask on
     the hand's version (every hand mutation bumps it): (type, score, mask) of the result.
@@ -497,7 +503,7 @@ def _hsearch(tb, s, p, types):
     memo = s.memo
     if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:  # not searched since the last change
         _hsearch_a(tb.kinds, tb.rules, tb.bt, s.hands, s.hn, memo, s.sws, p, types)
-    off = MEMO_RES + types * RES_SIZE
+    off = _memo_row(types)
     return Best(memo[p, off + RES_TYPE], memo[p, off + RES_SCORE], memo[p, off + RES_MASK])
 
 
@@ -505,7 +511,7 @@ def _hsearch(tb, s, p, types):
 def _hsearch_a(kinds, rules, bt, hands, hn, memo, sws, p, types):
     """The search of _hsearch, into seat p's result row for ``types`` in its memo. Out of
     line: a search already memoised is answered inline."""
-    off = MEMO_RES + types * RES_SIZE
+    off = _memo_row(types)
     r = memo[p, off:off + RES_SIZE]
     if not _may_play(bt, hands[p], hn[p], types):
         write_no_play(r, np.int64(MODE_PLAY))  # as best_play_ws would
