@@ -48,3 +48,27 @@ def test_workloads_run_without_valgrind():
     assert a == b and a > 0
     assert count_instructions.workload("search", 20, 1, 2, toggle=False) <= a
     assert count_instructions.workload("games", 3, 2, toggle=False) == 6  # 3 games, twice
+
+
+def test_valgrind_cpu_names_what_valgrind_reports(monkeypatch):
+    # The kernels are warmed and counted for the processor LLVM sees under valgrind: the
+    # probe's two lines become numba's CPU settings; a failed probe stops the tool.
+    calls = []
+
+    def fake_run(cmd, **kw):
+        calls.append(cmd)
+        return count_instructions.subprocess.CompletedProcess(
+            cmd, 0, stdout="haswell\n+64bit,+avx2,-avx512f\n", stderr="")
+
+    monkeypatch.setattr(count_instructions.subprocess, "run", fake_run)
+    assert count_instructions.valgrind_cpu({}) == {
+        "NUMBA_CPU_NAME": "haswell", "NUMBA_CPU_FEATURES": "+64bit,+avx2,-avx512f"}
+    assert calls[0][:2] == ["valgrind", "--tool=none"]
+
+    def failing_run(cmd, **kw):
+        return count_instructions.subprocess.CompletedProcess(cmd, 1, stdout="",
+                                                              stderr="valgrind: bad")
+
+    monkeypatch.setattr(count_instructions.subprocess, "run", failing_run)
+    with pytest.raises(SystemExit, match="valgrind: bad"):
+        count_instructions.valgrind_cpu({})

@@ -16,7 +16,8 @@ How: the workload runs twice under callgrind with instrumentation off except aro
 measured loop (``callgrind_control -i on`` / ``off`` from inside), once with r repetitions
 and once with 3 r; the difference, divided by the units of 2 r, is per search or per game,
 free of start-up, imports and compiling. The kernels come from numba's cache, warmed first
-outside valgrind (compiling under valgrind takes many minutes). To compare two versions, run
+outside valgrind (compiling under valgrind takes many minutes) for the processor valgrind
+emulates (valgrind_cpu), so that its runs hit that cache. To compare two versions, run
 this in each tree (a `git worktree` of the other commit).
 
 Searches: the 9-card hands `simsym bench` times (dealt from the base deck, seed 1), each
@@ -113,6 +114,22 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
     return int(rows.shape[0])
 
 
+def valgrind_cpu(env: dict[str, str]) -> dict[str, str]:
+    """NUMBA_CPU_NAME and NUMBA_CPU_FEATURES as LLVM sees the processor under valgrind, which
+    emulates fewer features than the host has (haswell, no AVX-512, on this machine's znver4).
+    Warming the cache and counting with these makes the kernels valgrind runs the ones warmed
+    outside it: without them numba's cache misses under valgrind (its key holds the CPU) and
+    every kernel compiles there, slowly. The code counted is then the one for that CPU."""
+    probe = ("import llvmlite.binding as ll; print(ll.get_host_cpu_name()); "
+             "print(ll.get_host_cpu_features().flatten())")
+    p = subprocess.run(["valgrind", "--tool=none", "-q", sys.executable, "-c", probe],
+                       env=env, capture_output=True, text=True)
+    lines = p.stdout.split()
+    if p.returncode != 0 or len(lines) != 2:
+        sys.exit(f"count_instructions: could not ask valgrind's CPU:\n{p.stderr[-2000:]}")
+    return {"NUMBA_CPU_NAME": lines[0], "NUMBA_CPU_FEATURES": lines[1]}
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -143,6 +160,7 @@ def main() -> None:
                  "(Debian: apt-get install valgrind)")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "0"}
+    env.update(valgrind_cpu(env))
     for what in (("search", "games") if a.what == "both" else (a.what,)):
         size = a.hands if what == "search" else a.games
         print(f"{what}: warming the kernel cache ...", file=sys.stderr, flush=True)
