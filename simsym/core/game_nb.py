@@ -106,6 +106,11 @@ NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
 # one call a game instead of ~155 (docs/performance.md, twentieth session). A small kernel
 # called at every draw or memoised search keeps only its rare case out of line (_refill_a,
 # _hsearch_a), so the common case costs no call.
+# Indexing: numba adds a negative-index wraparound (three or four instructions) to every
+# access through a signed integer. In the loops a game runs most (the trade's candidate
+# listing, discard orders, hands copied or narrowed, the per-game statistics) indices are
+# written U(...) (unsigned, as in the search's walk): none there is ever negative (~4% of a
+# game's instructions; docs/performance.md, twenty-first session).
 
 # The read-only record of a run (see the module docstring).
 Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
@@ -346,10 +351,10 @@ def _hand_remove(hands, hn, memo, p, k):
     _hand_lost_cards(memo, p)
     n = hn[p]
     q = 0
-    while hands[p, q] != k:
+    while hands[p, U(q)] != k:
         q += 1
     for r in range(q, n - 1):
-        hands[p, r] = hands[p, r + 1]
+        hands[p, U(r)] = hands[p, U(r + 1)]
     hn[p] = n - 1
 
 
@@ -387,40 +392,41 @@ def _discard_cards(disc, dcount, sc, cards, n):
     """Append n cards to the discard pile in sorted order (cards is sorted in place)."""
     _sort(cards, n)
     for i in range(n):
-        disc[sc[GS_NDISC]] = cards[i]
+        disc[U(sc[GS_NDISC])] = cards[U(i)]
         sc[GS_NDISC] += 1
-        dcount[cards[i]] += 1
+        dcount[U(cards[U(i)])] += 1
 
 
 @njit(**NO_RC)
 def _sort(a, n):
     for i in range(1, n):
-        v = a[i]
+        v = a[U(i)]
         q = i
-        while q > 0 and a[q - 1] > v:
-            a[q] = a[q - 1]
+        while q > 0 and a[U(q - 1)] > v:
+            a[U(q)] = a[U(q - 1)]
             q -= 1
-        a[q] = v
+        a[U(q)] = v
 
 
 @njit(**NO_RC)
 def _discard_order(kinds_list, n, keep, order):
-    """order[:n] = positions 0..n-1 of kinds_list sorted by keep asc, then kind desc."""
+    """order[:n] = positions 0..n-1 of kinds_list sorted by keep asc, then kind desc.
+    (Indices as U(...): positions and kinds are never negative, so no wraparound code.)"""
     for i in range(n):
-        order[i] = i
+        order[U(i)] = i
     for i in range(1, n):
-        v = order[i]
+        v = order[U(i)]
         q = i
-        while q > 0 and _before(kinds_list[v], kinds_list[order[q - 1]], keep):
-            order[q] = order[q - 1]
+        while q > 0 and _before(kinds_list[U(v)], kinds_list[U(order[U(q - 1)])], keep):
+            order[U(q)] = order[U(q - 1)]
             q -= 1
-        order[q] = v
+        order[U(q)] = v
 
 
 @njit(**NO_RC)
 def _before(k1, k2, keep):
-    if keep[k1] != keep[k2]:
-        return keep[k1] < keep[k2]
+    if keep[U(k1)] != keep[U(k2)]:
+        return keep[U(k1)] < keep[U(k2)]
     return k1 > k2
 
 
@@ -560,7 +566,7 @@ def _rest(hand, n, mask, out):
     m = 0
     for q in range(n):
         if not (mask >> q) & 1:
-            out[m] = hand[q]
+            out[U(m)] = hand[U(q)]
             m += 1
     return m
 
@@ -571,7 +577,7 @@ def _played(hand, n, mask, out):
     m = 0
     for q in range(n):
         if (mask >> q) & 1:
-            out[m] = hand[q]
+            out[U(m)] = hand[U(q)]
             m += 1
     return m
 
@@ -583,10 +589,10 @@ def _without(H, n, k, out):
     m = 0
     skipped = False
     for q in range(n):
-        if not skipped and H[q] == k:
+        if not skipped and H[U(q)] == k:
             skipped = True
             continue
-        out[m] = H[q]
+        out[U(m)] = H[U(q)]
         m += 1
     return m
 
@@ -1249,7 +1255,7 @@ def trading(tb, s):
             sc[GS_TSTEP] = 1
         if gp[GP_BETWEEN]:
             while sc[GS_TSTEP] < P and sc[GS_MADE] < gp[GP_MAX_TRADES]:
-                j = (a + sc[GS_TSTEP]) % P
+                j = _seat_after(a, sc[GS_TSTEP], P)
                 spj = tb.strat_params[s.strat[j]]
                 if spj[SP_TRADE] and spj[SP_TRADE_INACTIVE]:
                     r = _attempt(tb, s, j, a)
@@ -1273,10 +1279,18 @@ def _attempt(tb, s, i, excl):
 
 
 @njit(**NO_RC_INLINE)
+def _seat_after(i, k, P):
+    """The seat k places after seat i (0 <= i, k < P) in turn order: (i + k) % P without a
+    division, in the trade's loops over seats."""
+    h = i + k
+    return h - P if h >= P else h
+
+
+@njit(**NO_RC_INLINE)
 def _asked(tb, s, h, excl):
     """Whether an offer of seat i asks seat h (h is not i) when it holds the card: h is not
     excl and its strategy trades (docs 6.5)."""
-    return h != excl and tb.strat_params[s.strat[h]][SP_TRADE] != 0
+    return h != excl and tb.strat_params[U(s.strat[h]), SP_TRADE] != 0
 
 
 @njit(**NO_RC_INLINE)
@@ -1305,29 +1319,30 @@ def _attempt_run(tb, s, i, excl):
     cw = s.queue
     half = H.shape[0]  # cw holds 2 x half entries
     # mark[k]: 2 when seat i holds kind k, else 1 when a seat the offer asks does.
+    # (Indices as U(...): cards and kinds are never negative, so no wraparound code.)
     mark = s.mark
     for h in range(P):
         if h != i and _asked(tb, s, h, excl):
             for q in range(s.hn[h]):
-                mark[s.hands[h, q]] = 1
+                mark[U(s.hands[h, q])] = 1
     for q in range(n):
-        mark[H[q]] = 2
+        mark[U(H[q])] = 2
     nc = 0
     nheld = 0
     for r in range(cand.shape[0]):
         if nc >= tc:
             break
         w = cand[r]
-        if dcount[w] >= copies[w] or mark[w] == 2:
+        if dcount[U(w)] >= copies[U(w)] or mark[U(w)] == 2:
             continue
-        held = mark[w]
-        cw[nc] = w
-        cw[half + nc] = held
+        held = mark[U(w)]
+        cw[U(nc)] = w
+        cw[U(half + nc)] = held
         nheld += held
         nc += 1
     for h in range(P):
         for q in range(s.hn[h]):
-            mark[s.hands[h, q]] = 0
+            mark[U(s.hands[h, q])] = 0
     # The attempt swaps only if its w* (below) is held by a seat it asks: with no candidate
     # held, it cannot, whatever w* is (and its searches change nothing but scratch).
     if nheld == 0:
@@ -1461,11 +1476,11 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     lookahead seat must answer first."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
-        h = (i + step_) % P
+        h = _seat_after(i, step_, P)
         if not _asks(tb, s, h, excl, wstar):
             continue
         t2 = _accepts(tb, s, h, wstar, x, x2)
-        if tb.strat_params[s.strat[h]][SP_FAMILY] == FAM_LOOKAHEAD:
+        if tb.strat_params[U(s.strat[h]), SP_FAMILY] == FAM_LOOKAHEAD:
             t2 = _lookahead_answer(s.sc, i, h, wstar, x, x2, t2)
             if t2 == PENDING:
                 return PENDING
@@ -1484,10 +1499,10 @@ def _first_taker(tb, s, i, excl, wstar, x):
     its own would link and optimise the whole search again (~4 s of cold compile)."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
-        h = (i + step_) % P
+        h = _seat_after(i, step_, P)
         if not _asks(tb, s, h, excl, wstar):
             continue
-        if tb.strat_params[s.strat[h]][SP_FAMILY] == FAM_LOOKAHEAD:
+        if tb.strat_params[U(s.strat[h]), SP_FAMILY] == FAM_LOOKAHEAD:
             return np.int64(-2), np.int64(0)
         t2 = _accepts(tb, s, h, wstar, x, _no_card())
         if t2 >= 0:
@@ -1811,29 +1826,29 @@ def accumulate_nb(cs, row, P, agg, scores, units):
         scores[i] = row[ROW_FIXED + i]
     win_units_nb(scores, P, units)
     for i in range(P):
-        st = row[ROW_FIXED + P + i]
+        st = row[ROW_FIXED + P + i]  # (indices as U(...): none is negative)
         u = units[i]
         for k in range(K):
-            if cs[i, k, CS_HELD] == 0:
+            if cs[U(i), U(k), CS_HELD] == 0:
                 continue
-            agg[st, k, AGG_GIH_N] += 1
-            agg[st, k, AGG_GIH_W] += u
-            if cs[i, k, CS_OPENING] > 0:
-                agg[st, k, AGG_OH_N] += 1
-                agg[st, k, AGG_OH_W] += u
-            elif cs[i, k, CS_DRAWN] > 0:
-                agg[st, k, AGG_GD_N] += 1
-                agg[st, k, AGG_GD_W] += u
-            played = cs[i, k, CS_PLAYED]
-            agg[st, k, AGG_PLAYED] += played
+            agg[U(st), U(k), AGG_GIH_N] += 1
+            agg[U(st), U(k), AGG_GIH_W] += u
+            if cs[U(i), U(k), CS_OPENING] > 0:
+                agg[U(st), U(k), AGG_OH_N] += 1
+                agg[U(st), U(k), AGG_OH_W] += u
+            elif cs[U(i), U(k), CS_DRAWN] > 0:
+                agg[U(st), U(k), AGG_GD_N] += 1
+                agg[U(st), U(k), AGG_GD_W] += u
+            played = cs[U(i), U(k), CS_PLAYED]
+            agg[U(st), U(k), AGG_PLAYED] += played
             if played > 0:
-                agg[st, k, AGG_PLAYED_N] += 1
+                agg[U(st), U(k), AGG_PLAYED_N] += 1
             else:
-                agg[st, k, AGG_HELD_UNPLAYED_N] += 1
-            agg[st, k, AGG_POINTS] += cs[i, k, CS_POINTS]
-            agg[st, k, AGG_END] += cs[i, k, CS_END]
-            agg[st, k, AGG_DISCARDED] += cs[i, k, CS_DISCARDED]
-            agg[st, k, AGG_TRADED] += cs[i, k, CS_RECEIVED]
+                agg[U(st), U(k), AGG_HELD_UNPLAYED_N] += 1
+            agg[U(st), U(k), AGG_POINTS] += cs[U(i), U(k), CS_POINTS]
+            agg[U(st), U(k), AGG_END] += cs[U(i), U(k), CS_END]
+            agg[U(st), U(k), AGG_DISCARDED] += cs[U(i), U(k), CS_DISCARDED]
+            agg[U(st), U(k), AGG_TRADED] += cs[U(i), U(k), CS_RECEIVED]
 
 
 @njit(**WITH_RC)
