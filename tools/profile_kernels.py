@@ -14,11 +14,21 @@ function a kernel inlines counts as its caller.
 Runs itself under `perf record` (Debian's `linux-perf`), then prints the share of the
 samples taken in compiled code per function, summed over the copies numba links into each
 caller, and what stayed outside compiled code.
+
+    .venv/bin/python tools/profile_kernels.py --annotate game_nb._attempt
+
+also prints where inside that function the samples fall, per machine instruction: the
+process copies the code of every mapped function out of its memory (/proc/self/mem) before
+the games, and objdump (Debian's `binutils`) disassembles it. The hottest stretches of
+--window instructions are printed, hottest first, and the whole listing is written to
+--listing. numba's release code has no line information (its debuginfo would change the
+code), so the stretches are read against the source by their loads, loops and constants.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -29,6 +39,7 @@ import time
 from collections import Counter
 
 CHILD = "SIMSYM_PROFILE_CHILD"
+CODE = "SIMSYM_PROFILE_CODE"  # where the child copies the functions' code (--annotate)
 
 
 def short_name(mangled: str) -> str:
@@ -72,6 +83,87 @@ def write_perf_map(path: str) -> set[str]:
     return {fname for _, fname in addrs}
 
 
+def dump_code(map_path: str, code_path: str) -> list[tuple[int, int, str, int]]:
+    """Copy the code of every function of the perf map out of this process into code_path;
+    returns (address, size, name, offset in the file) per function copied. /proc/self/mem
+    refuses an unmapped range instead of faulting, so a size guessed too long (the last
+    function's) is cut at the first address it cannot read."""
+    meta = []
+    with open(map_path) as fh, open("/proc/self/mem", "rb", buffering=0) as mem, \
+            open(code_path, "wb") as out:
+        for line in fh:
+            addr, size, name = line.split()
+            addr, size = int(addr, 16), int(size, 16)
+            data = b""
+            while size > 0 and not data:
+                try:
+                    mem.seek(addr)
+                    data = mem.read(size)
+                except OSError:
+                    size //= 2
+            if data:
+                meta.append((addr, len(data), name, out.tell()))
+                out.write(data)
+    return meta
+
+
+def parse_objdump(text: str) -> list[tuple[int, str]]:
+    """(address, instruction) per line of ``objdump -D`` output."""
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} )+\s*(\S.*)", line)
+        if m:
+            out.append((int(m.group(1), 16), m.group(2).strip()))
+    return out
+
+
+def hot_windows(listing: list[tuple[int, str]], samples: dict[int, int], width: int,
+                top: int) -> list[tuple[int, int]]:
+    """The ``top`` stretches of ``width`` consecutive instructions (starting at multiples of
+    width) with the most samples, as (samples, index of the first instruction), hottest
+    first; stretches without samples are left out."""
+    sums = []
+    for i in range(0, len(listing), width):
+        n = sum(samples.get(a, 0) for a, _ in listing[i:i + width])
+        if n:
+            sums.append((n, i))
+    sums.sort(key=lambda t: (-t[0], t[1]))
+    return sums[:top]
+
+
+def annotate(name: str, meta, code_path: str, samples: Counter, width: int, top: int,
+             listing_path: str) -> None:
+    """Print the hottest stretches of the function ``name`` (of its copies, the one holding
+    the most samples) and write its whole listing, samples per instruction, to
+    listing_path."""
+    if shutil.which("objdump") is None:
+        sys.exit("profile_kernels: --annotate needs objdump (Debian: apt-get install binutils)")
+    with open(code_path, "rb") as fh:
+        code = fh.read()
+    copies = [m for m in meta if m[2] == name]
+    if not copies:
+        sys.exit(f"profile_kernels: no compiled function named {name!r} "
+                 "(names as the table above prints them)")
+    hits = [(sum(v for a, v in samples.items() if m[0] <= a < m[0] + m[1]), m) for m in copies]
+    total, (addr, size, _, off) = max(hits, key=lambda t: t[0])
+    with tempfile.NamedTemporaryFile(suffix=".bin") as tmp:
+        tmp.write(code[off:off + size])
+        tmp.flush()
+        text = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
+                               f"--adjust-vma={addr}", tmp.name], capture_output=True,
+                              text=True, check=True).stdout
+    listing = parse_objdump(text)
+    with open(listing_path, "w") as fh:
+        for a, ins in listing:
+            fh.write(f"{samples.get(a, 0):7d}  {a - addr:6x}  {ins}\n")
+    print(f"\n{name}: {size:,} bytes of code, {total} samples; whole listing (samples, "
+          f"offset, instruction) in {listing_path}")
+    for n, i in hot_windows(listing, samples, width, top):
+        print(f"\n{100 * n / max(total, 1):5.1f}% of its samples at +{listing[i][0] - addr:x}:")
+        for a, ins in listing[i:i + width]:
+            print(f"{samples.get(a, 0):7d}  {a - addr:6x}  {ins}")
+
+
 def child(scenario_path: str, games: int, names_file: str) -> None:
     from simsym.engine import run_chunk, setup_for
     from simsym.scenario import load_scenario
@@ -81,9 +173,13 @@ def child(scenario_path: str, games: int, names_file: str) -> None:
     t = time.perf_counter()
     run_chunk(setup, 0, 10)  # compiles everything (the cache directory is empty)
     print(f"compiled in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-    names = write_perf_map(f"/tmp/perf-{os.getpid()}.map")
+    map_path = f"/tmp/perf-{os.getpid()}.map"
+    names = write_perf_map(map_path)
     with open(names_file, "w") as fh:
         fh.write("\n".join(sorted(names)))
+    if os.environ.get(CODE):
+        with open(os.environ[CODE] + ".json", "w") as fh:
+            json.dump(dump_code(map_path, os.environ[CODE]), fh)
     print(f"{len(names)} compiled functions mapped; playing {games:,} games under perf ...",
           file=sys.stderr, flush=True)
     t = time.perf_counter()
@@ -113,6 +209,16 @@ def main() -> None:
     ap.add_argument("scenario", nargs="?", default="scenarios/base.yaml")
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--annotate", metavar="FUNCTION",
+                    help="also show where in this function (e.g. game_nb._attempt) the "
+                         "samples fall, per instruction")
+    ap.add_argument("--window", type=int, default=32,
+                    help="instructions in a stretch (--annotate)")
+    ap.add_argument("--stretches", type=int, default=6,
+                    help="hottest stretches printed (--annotate)")
+    ap.add_argument("--listing",
+                    default=os.path.join(tempfile.gettempdir(), "simsym-profile-listing.txt"),
+                    help="file for the whole annotated listing (--annotate)")
     a = ap.parse_args()
     if os.environ.get(CHILD):
         child(a.scenario, a.games, os.environ[CHILD])
@@ -122,12 +228,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         names_file = os.path.join(tmp, "names.txt")
         env = {**os.environ, CHILD: names_file, "NUMBA_CACHE_DIR": os.path.join(tmp, "numba")}
+        code_path = os.path.join(tmp, "code.bin")
+        if a.annotate:
+            env[CODE] = code_path
         data = os.path.join(tmp, "perf.data")
         subprocess.run(["perf", "record", "-q", "-F", "2000", "-o", data, sys.executable,
                         __file__, a.scenario, "--games", str(a.games)], env=env, check=True)
         with open(names_file) as fh:
             names = set(fh.read().split())
         report(data, names, a.top)
+        if a.annotate:
+            ips = subprocess.run(["perf", "script", "-i", data, "-F", "ip"],
+                                 capture_output=True, text=True, check=True).stdout
+            samples = Counter(int(v, 16) for v in ips.split())
+            with open(code_path + ".json") as fh:
+                meta = [tuple(m) for m in json.load(fh)]
+            annotate(a.annotate, meta, code_path, samples, a.window, a.stretches, a.listing)
 
 
 if __name__ == "__main__":
