@@ -90,6 +90,30 @@ def test_bound_is_never_below_the_best_play_holding_the_candidate(base, variant)
     assert io_plays > (40 if variant == "more IO cards" else 5)
 
 
+def test_the_io_group_is_prepared_only_for_cards_holding_an_io_card(base):
+    """Group 1's plays (Intellectual with IO cards) hold an IO card, and the search opens the
+    group only then: _bound_prep leaves it unprepared (cap -1) for cards without one, and
+    _bound_may_beat then keeps Intellectual for an IO candidate whatever the floor (only a
+    search can tell) and never lets the stale group decide for another."""
+    tb = setup_for(_with_io_cards(base)).table()
+    scr = np.zeros(4 * E.BT_SCR, np.int64)
+    cap1 = E.BT_SCR + E.BTS_CAP
+    seen = {True: 0, False: 0}
+    io_kept = 0
+    for H, w in _hands(_with_io_cards(base), 400, 8, seed=5):
+        scr[:] = 7  # stale scratch: must not be read for an unprepared group
+        if not G._bound_prep(tb.bt, scr, H, len(H), E.ALL_TYPES):
+            continue
+        has_io = any(_is_io(tb, k) for k in H)
+        seen[has_io] += 1
+        assert (scr[cap1] >= 0) == has_io, H
+        if not has_io and _is_io(tb, w) and tb.bt[E.BT_TAB + (w * 4 + 1) * E.BT_W + E.BTR_JOIN]:
+            assert G._bound_may_beat(tb.bt, scr, w, 1 << E.T_INTELLECTUAL, 1000) \
+                & (1 << E.T_INTELLECTUAL)
+            io_kept += 1
+    assert seen[True] > 50 and seen[False] > 50 and io_kept > 10
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_what_the_bound_leaves_to_the_all_equal_solver(base, variant):
     """When the bound keeps Social only for an all-equal play (BT_MAY_AE without Social's

@@ -276,7 +276,8 @@ BTR_REQW = 5
 BTR_REQWINE = 6
 BTR_VINT = 7
 BTR_NCW = 8
-BTR_OPT = 9  # then (counted wine, value) per usable option
+BTR_IO = 9  # 1 for an IO card (group 1's plays hold one)
+BTR_OPT = 10  # then (counted wine, value) per usable option
 BT_W = BTR_OPT + 2 * MAX_OPTIONS
 BT_WMAX = 64
 # The packed wine words of _may_play, per kind after the rows: BTP_MCW and BTP_NCW hold per

@@ -45,11 +45,11 @@ from simsym.core.enums import (
     AGG_DISCARDED, AGG_END, AGG_GD_N, AGG_GD_W, AGG_GIH_N, AGG_GIH_W, AGG_HELD_UNPLAYED_N,
     AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES,
     AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
-    BTR_JOIN, BTR_MCW, BTR_NCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE, BTR_VINT,
-    BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO,
+    BTR_IO, BTR_JOIN, BTR_MCW, BTR_NCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE,
+    BTR_VINT, BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO,
     BT_MAXCW, BT_MAY_AE, BT_NCW, BT_NEG, BT_ON, BT_PK, BT_SCR, BT_TAB, BT_VMODE, BT_W, BT_WMAX,
-    BTP_CAP, BTP_MAXN, BTP_MCW, BTP_NCW, BTP_VINT, BTP_W, CF_AL,
-    CF_CONTAINER, CF_DRAWS, CF_DRAW_USABLE, CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE,
+    BTP_CAP, BTP_MAXN, BTP_MCW, BTP_NCW, BTP_VINT, BTP_W, CF_AL, CF_CONTAINER,
+    CF_DRAWS, CF_DRAW_USABLE, CF_IO, CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE,
     CF_REQ_WOMEN, CF_VINTAGE, CF_WOMAN, CS_DISCARDED, CS_DRAWN, CS_END, CS_HELD, CS_OPENING,
     CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS, DISCARD_SYMPOSIARCH, EV_DISCARD,
     EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD, EV_RUN_END, EV_SCORE, EV_SIZE, EV_TRADE,
@@ -687,6 +687,7 @@ def bound_table_nb(kinds, rules, bt):
             bt[row + BTR_REQWINE] = kinds[k, CF_REQ_WINE]
             bt[row + BTR_VINT] = 1 if kinds[k, CF_VINTAGE] != 0 else 0
             bt[row + BTR_NCW] = 0 if kinds[k, CF_CONTAINER] != 0 else mcw
+            bt[row + BTR_IO] = 1 if kinds[k, CF_IO] != 0 else 0
             bt[BT_MAXCW + g] = max(bt[BT_MAXCW + g], mcw)
     bt[BT_ON] = on
     _pack_wine(bt, K)
@@ -735,6 +736,12 @@ def _bound_prep(bt, scr, H, m, types):
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
+        sc = g * BT_SCR
+        if g == 1 and not _holds_io(bt, H, m):
+            # Group 1's plays hold an IO card (the search opens it only then): none here, so
+            # it is left unprepared (cap -1) and _bound_may_beat says what a candidate needs.
+            scr[U(sc + BTS_CAP)] = -1
+            continue
         lo = bt[U(BT_LO + g)]
         hi = bt[U(BT_HI + g)]
         # Wine beyond what the cards and any one more card can reach never matters; nor do
@@ -748,7 +755,6 @@ def _bound_prep(bt, scr, H, m, types):
         cap = min(cap, hi)
         if cap > BT_WMAX:
             return False
-        sc = g * BT_SCR
         dp = sc + BTS_DP  # best extra value (over the wineless ones), counted wine exactly c
         dp1 = dp + BT_WMAX + 1  # the same, with at most one Vintage card
         scr[U(sc + BTS_CAP)] = cap
@@ -817,6 +823,15 @@ def _bound_prep(bt, scr, H, m, types):
                 for cw in range(cap + 1):
                     scr[U(bw + cw)] = _window_max(scr, row_, lo - cw, hi - cw, cap)
     return True
+
+
+@njit(**NO_RC_INLINE)
+def _holds_io(bt, H, m):
+    """Whether the cards H[:m] hold an IO card (the bound table's rows say)."""
+    for q in range(m):
+        if bt[U(BT_TAB + (H[U(q)] * 4 + 1) * BT_W + BTR_IO)]:
+            return True
+    return False
 
 
 @njit(**NO_RC)
@@ -1002,13 +1017,20 @@ def _bound_may_beat(bt, scr, w, types, floor):
         if bt[U(row + BTR_JOIN)] == 0:
             continue
         sc = g * BT_SCR
+        cap = scr[U(sc + BTS_CAP)]
+        if cap < 0:
+            # Group 1 unprepared (its scratch is stale): the prepared cards hold no IO card.
+            # Without one in w either, no play of the group exists; with w one, only a search
+            # can tell.
+            if bt[U(row + BTR_IO)]:
+                may |= _group_type_bit(g)
+            continue
         if bt[U(row + BTR_REQW)] > scr[U(sc + BTS_WOMEN)] + bt[U(row + BTR_WOMAN)]:
             continue
         if bt[U(row + BTR_VINT)] and bt[U(BT_VMODE)] == 0:
             continue  # no Vintage card may be played
         # The knapsack row of the other cards: none Vintage when w is (at most one in all).
         r = 0 if bt[U(row + BTR_VINT)] and bt[U(BT_VMODE)] == 1 else 1
-        cap = scr[U(sc + BTS_CAP)]
         dp = sc + BTS_DP + r * (BT_WMAX + 1)
         bw = sc + BTS_DP + (2 + r) * (BT_WMAX + 1)
         tb_ = _group_type_bit(g)
