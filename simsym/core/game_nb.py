@@ -619,6 +619,12 @@ def bound_table_size(K):
     return BT_TAB + K * (4 * BT_W + BTP_W)
 
 
+@njit(**NO_RC_INLINE)
+def _bt_row(k, g):
+    """Where the bound table's row of kind k in search group g starts (BTR_ offsets in it)."""
+    return BT_TAB + (k * 4 + g) * BT_W
+
+
 @njit(**NO_RC)
 def _group_type_bit(g):
     """The type-mask bit of a search group."""
@@ -651,7 +657,7 @@ def bound_table_nb(kinds, rules, bt):
         # columns (simsym.cards.encode), as the search reads them.
         al = kinds[k, CF_AL + iobm]
         for g in range(4):
-            row = BT_TAB + (k * 4 + g) * BT_W
+            row = _bt_row(k, g)
             okm = kinds[k, CF_OKI] if g < 2 else (
                 kinds[k, CF_OKH] if g == 3 else (1 << kinds[k, CF_NOPT]) - 1)
             no = 0
@@ -710,14 +716,14 @@ def _pack_wine(bt, K):
         a = 0
         b = 0
         for g in range(4):
-            row = BT_TAB + (k * 4 + g) * BT_W
+            row = _bt_row(k, g)
             cap = max(bt[BT_LO + g], 0)
             a |= min(bt[row + BTR_MCW], cap) << (16 * g)
             b |= min(bt[row + BTR_NCW], ncap) << (16 * g)
         w = pk + k * BTP_W
         bt[w + BTP_MCW] = a
         bt[w + BTP_NCW] = b
-        bt[w + BTP_VINT] = bt[BT_TAB + k * 4 * BT_W + BTR_VINT]
+        bt[w + BTP_VINT] = bt[_bt_row(k, 0) + BTR_VINT]
     bt[BT_PK] = pk
 
 
@@ -749,7 +755,7 @@ def _bound_prep(bt, scr, H, m, types):
         cap = bt[U(BT_MAXCW + g)]
         women = 0
         for q in range(m):
-            row = BT_TAB + (H[q] * 4 + g) * BT_W
+            row = _bt_row(H[q], g)
             cap += bt[U(row + BTR_MCW)]
             women += bt[U(row + BTR_WOMAN)]
         cap = min(cap, hi)
@@ -765,7 +771,7 @@ def _bound_prep(bt, scr, H, m, types):
         base = 0
         nvint = 0
         for q in range(m):
-            row = BT_TAB + (H[q] * 4 + g) * BT_W
+            row = _bt_row(H[q], g)
             if bt[U(row + BTR_JOIN)] == 0 or not _requirements_reachable(bt, row, women, cap):
                 continue
             if bt[U(row + BTR_VINT)] and vmode < 2:
@@ -791,7 +797,7 @@ def _bound_prep(bt, scr, H, m, types):
         if nvint and vmode == 1:
             # One Vintage card at any of its options (its whole value: base has none of it).
             for q in range(m):
-                row = BT_TAB + (H[q] * 4 + g) * BT_W
+                row = _bt_row(H[q], g)
                 if bt[U(row + BTR_JOIN)] == 0 or bt[U(row + BTR_VINT)] == 0 \
                         or not _requirements_reachable(bt, row, women, cap):
                     continue
@@ -829,7 +835,7 @@ def _bound_prep(bt, scr, H, m, types):
 def _holds_io(bt, H, m):
     """Whether the cards H[:m] hold an IO card (the bound table's rows say)."""
     for q in range(m):
-        if bt[U(BT_TAB + (H[U(q)] * 4 + 1) * BT_W + BTR_IO)]:
+        if bt[U(_bt_row(H[U(q)], 1) + BTR_IO)]:
             return True
     return False
 
@@ -965,7 +971,7 @@ def _may_play_rows(bt, H, n, types):
         vcw = 0  # the Vintage cards': the largest, or the sum when not bounded
         vncw = 0
         for q in range(n):
-            row = BT_TAB + (H[U(q)] * 4 + g) * BT_W
+            row = _bt_row(H[U(q)], g)
             m = bt[U(row + BTR_MCW)]
             mn = bt[U(row + BTR_NCW)]
             if bt[U(row + BTR_VINT)] == 0:
@@ -1013,7 +1019,7 @@ def _bound_may_beat(bt, scr, w, types, floor):
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
-        row = BT_TAB + (w * 4 + g) * BT_W
+        row = _bt_row(w, g)
         if bt[U(row + BTR_JOIN)] == 0:
             continue
         sc = g * BT_SCR
