@@ -107,3 +107,34 @@ def test_cards_built_in_python_past_the_search_limit_are_refused_when_encoded():
     with pytest.raises(InputError, match="Feast.*more than 100"):
         encode_cards(CardSet([big]))
     assert encode_cards(CardSet([card])).shape[0] == 1
+
+
+def test_kinds_that_behave_alike_share_the_lowest_ones_class(cards):
+    """enums.CF_CLS, worked by hand from the card file: the seven "1W, Container" cards
+    (Krater first; the file writes three of them with ";" and four with ",", which read the
+    same), the three plain "1W" (Grapes first) and the four "1W or 2E" (Dionysus first) each
+    share a class, the lowest kind of it; a card with another flag or option (Wine Jars 2W,
+    Container; Viticulture 1W, Vintage) is in a class of its own, and so is a card with copies
+    alike with nothing else."""
+    from simsym.cards.encode import encode_cards
+    from simsym.cards.model import CardSet
+    from simsym.core.enums import CF_CLS
+
+    table = encode_cards(cards)
+    kind = {c.name: k for k, c in enumerate(cards)}
+    cls = {name: table[k, CF_CLS] for name, k in kind.items()}
+    groups = {
+        "Krater": ["Krater", "Drinking Horn", "Cantharos", "Rhyton", "Shallow Wine Bowls",
+                   "Cylix", "Hydria"],
+        "Grapes": ["Grapes", "Vines", "Wine Mixed with Water"],
+        "Dionysus": ["Dionysus", "Libation to the Gods", "Libation to Zeus",
+                     "Libation to Fallen Heroes"],
+    }
+    for first, names in groups.items():
+        assert {cls[n] for n in names} == {kind[first]}, first
+    for name in ("Wine Jars", "Viticulture", "Moderate Drinking", "Strong Wine"):
+        assert cls[name] == kind[name]
+        assert sum(1 for v in cls.values() if v == kind[name]) == 1, name
+    alike = CardSet([parse_notation("A", "2H; HO"), parse_notation("B", "2H", copies=3),
+                     parse_notation("C", "2H; HO", copies=2), parse_notation("D", "2H; HO, WC")])
+    assert list(encode_cards(alike)[:, CF_CLS]) == [0, 1, 0, 3]

@@ -40,6 +40,9 @@ def encode_cards(cards: CardSet) -> np.ndarray:
             row[base + E.OPT_H] = o.hedonistic
             row[base + E.OPT_E] = o.either
         _derive(row)
+    first = {}  # a behaviour (the columns before CF_CLS) -> the lowest kind with it
+    for k in range(len(table)):
+        table[k, E.CF_CLS] = first.setdefault(table[k, :E.CF_CLS].tobytes(), k)
     return table
 
 

@@ -93,7 +93,11 @@ CF_ST_BLOCK = 1 + MAX_OPTIONS * CF_ST_SIZE
 # CF_BVH), then 4 columns [io_bars_mw][printed, scored] of the largest counted wine.
 CF_PUB = CF_ST + 3 * CF_ST_BLOCK
 CF_PWX = CF_PUB + 2
-CF_SIZE = CF_PWX + 4
+# The kind's behaviour class: the lowest kind whose every column before this one is the same
+# (the same options, flags, requirements: cards a play may swap without changing anything but
+# the kinds it lists). The search walks one of each set of such plays (search_nb._walk).
+CF_CLS = CF_PWX + 4
+CF_SIZE = CF_CLS + 1
 
 # Result array of the search kernel.
 RES_SCORE = 0

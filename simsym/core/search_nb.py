@@ -21,6 +21,16 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   first) before leaving it out, which finds high scores early and prunes more; an exact tie
   (same score, cards and kinds) goes to the play a walk in canonical order (left out first,
   then the options in order) meets first.
+* Cards of one behaviour class (kinds alike in every column but their name, enums.CF_CLS,
+  and alike in being required or not) can swap their states without changing anything but
+  the kinds a play lists. Of each set of plays that differ only so, the canonical order
+  below prefers the one where each such card, against the previous one of its class in
+  sorted order, is: of another kind, left out if the previous one is, else left out or
+  playing an option numbered no lower (the lower kind plays first); a copy of the same kind,
+  left out only if the previous one is, else playing an option numbered no lower (the
+  earlier copy is left out first). The walk visits only plays in that order (``w.sp``):
+  the best play is always one of them, so the answer is the same, with fewer leaves when a
+  hand holds alike cards (the base deck's 75 kinds fall in 33 classes).
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
@@ -121,8 +131,8 @@ else:
         return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
-    LANE, CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_FREE, CF_GROUP_BV, CF_GROUP_BW, CF_IO, CF_MW,
-    CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
+    LANE, CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_CLS, CF_FREE, CF_GROUP_BV, CF_GROUP_BW, CF_IO,
+    CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
     CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0,
     STF_P1, STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE,
     OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK, RES_NCARDS, RES_PER_CARD,
@@ -153,7 +163,8 @@ S_REQW = 3  # women the card requires
 S_REQWINE = 4  # wine the card requires
 S_IN = 5  # 1 if the card is played
 S_E = 6  # Either points (Social searches only; in I/H searches they are folded in)
-S_OPT = 7  # option index
+S_OPT = 7  # option index; MAX_OPTIONS in the left-out state (read only by _walk's order
+#  between alike cards)
 S_COLS = 8
 # The lanes: CW, wine counted for requirements; NCW, counted wine from a non-Container card;
 # VINT, Vintage cards; VAL, points before any bonus; IN, cards played; WB, wine the
@@ -206,6 +217,9 @@ Work = namedtuple("Work", (
     "st",  # (n, MAXS, S_COLS): each enumerated card's states (S_* columns)
     "ns",  # n: ... how many states it has
     "epos",  # n: ... its sorted position
+    "ecl",  # n: ... its behaviour class (enums.CF_CLS) x 2 + 1 if required
+    "sp",  # n: ... the previous enumerated card of that class and requirement, as j << 1 |
+    #  1 for a copy of its kind (0 for another kind); -1: none (see _walk)
     "rv",  # n + 1: suffix sums over the enumerated cards of their best value,
     "rc",  # n + 1: ... of their largest counted wine
     "rn",  # n + 1: ... of their largest non-Container wine
@@ -294,6 +308,8 @@ def _views(ws, n):
     at += n * MAXS * S_COLS
     ns, at = _take(ws, at, n)
     epos, at = _take(ws, at, n)
+    ecl, at = _take(ws, at, n)
+    sp, at = _take(ws, at, n)
     rv, at = _take(ws, at, n + 1)
     rc, at = _take(ws, at, n + 1)
     rn, at = _take(ws, at, n + 1)
@@ -318,8 +334,9 @@ def _views(ws, n):
     out_e, at = _take(ws, at, n)
     out_pos, at = _take(ws, at, n)
     out_toi, at = _take(ws, at, n)
-    return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, rv, rc, rn, acc, ch, bch, ppos, pv,
-                pi, ph, pe, xw, xx, xe, xo, xcnt, xst, li, ei, sums, out_e, out_pos, out_toi), at
+    return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, ecl, sp, rv, rc, rn, acc, ch, bch,
+                ppos, pv, pi, ph, pe, xw, xx, xe, xo, xcnt, xst, li, ei, sums, out_e, out_pos,
+                out_toi), at
 
 
 @njit(cache=True)
@@ -891,6 +908,7 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
     pesum = 0
     pe12 = 0
     has_reqs = False
+    seen = np.uint64(0)  # the enumerated cards' classes, hashed to 64 bits
     for q in range(n):
         k = w.hs[U(q)]
         if not (kinds[U(k), CF_AL + rf.iobm] >> g) & 1:
@@ -976,6 +994,18 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
                     may_out = True
         _option_states(w, m, kinds, k, g, t, woman, may_out, rf)
         w.epos[U(m)] = q
+        # The previous enumerated card of its behaviour class and requirement (_walk).
+        cl = kinds[U(k), CF_CLS] * 2 + (1 if required else 0)
+        w.ecl[U(m)] = cl
+        prev = np.int64(-1)
+        bucket = np.uint64(1) << U(cl & 63)
+        if seen & bucket:  # some earlier card's class falls in the same bucket
+            for jj in range(m - 1, -1, -1):
+                if w.ecl[U(jj)] == cl:
+                    prev = jj * 2 + (1 if w.hs[U(w.epos[U(jj)])] == k else 0)
+                    break
+        seen |= bucket
+        w.sp[U(m)] = prev
         m += 1
     # Suffix bounds of the enumerated cards.
     w.rv[U(m)] = 0
@@ -1026,6 +1056,7 @@ def _option_states(w, j, kinds, k, g, t, woman, may_out, rf):
     if may_out:  # left out: the last state (see _walk_order)
         for c in range(S_COLS):
             st[U(j), U(nst), c] = 0
+        st[U(j), U(nst), S_OPT] = MAX_OPTIONS
         nst += 1
     w.ns[U(j)] = nst
     w.rv[U(j)] = kinds[U(k), CF_GROUP_BV[g]]
@@ -1080,6 +1111,21 @@ def _walk(w, n, kinds, rf, grp, best):
         if c >= w.ns[U(d)]:
             d -= 1
             continue
+        sp = w.sp[U(d)]
+        if sp >= 0:
+            # One play of each set that only swaps states between cards of a behaviour class
+            # (module docstring): its key must not be below the previous such card's.
+            p = sp >> 1
+            cp = ch[U(p)]
+            ka = st[U(d), U(c), S_OPT]  # left out: after every option
+            kb = st[U(p), U(cp), S_OPT]
+            if sp & 1:  # a copy of the same kind: left out before every option
+                if st[U(d), U(c), S_IN] == 0:
+                    ka = -1
+                if st[U(p), U(cp), S_IN] == 0:
+                    kb = -1
+            if ka < kb:
+                continue
         p0 = acc[U(d), A_P0] + st[U(d), U(c), S_P0]
         acc[U(d + 1), A_P0] = p0
         acc[U(d + 1), A_P1] = acc[U(d), A_P1] + st[U(d), U(c), S_P1]
