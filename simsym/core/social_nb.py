@@ -9,7 +9,9 @@ largest bonus. This walks fewer cards and looks at fewer exclusion sets:
 * The walked cards are those whose choice changes more than points: the wine-capable ones,
   Vintage cards and cards of several options (each left out unless required, or played in
   one of its options), pruned on the wine window, the non-Container rule, Vintage and two
-  bounds (points plus the I = H bonus; A3 plus the largest bonus, below).
+  bounds (points plus the I = H bonus; A3 plus the largest bonus, below). Walked cards of
+  one behaviour class (enums.CF_CLS) and requirement have the same choices and may swap
+  them without changing a sum, so each takes a choice no earlier than the previous one's.
 * Every other card ("wineless": one option, no wine) only adds points, so a finished
   configuration scores at most V = its points + every wineless card's, and leaving wineless
   cards out pays only for a bonus:
@@ -41,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    CF_CONTAINER, CF_NOPT, CF_OPT, CF_VINTAGE, CF_WM,
+    CF_CLS, CF_CONTAINER, CF_NOPT, CF_OPT, CF_VINTAGE, CF_WM,
     MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
     RULE_WINE_LO, T_SOCIAL,
 )
@@ -92,7 +94,7 @@ X_UNLISTED = -1
 @njit(cache=True)
 def social_workspace_size(n):
     """Entries of the int64 workspace social_above_ws needs for a hand of n cards."""
-    return n * REC + (n + 1) + SFX * (n + 1) + n * K_SIZE + 1 + XMAX * X_SIZE
+    return n * REC + (n + 1) + SFX * (n + 1) + n * K_SIZE + 1 + XMAX * X_SIZE + 2 * n
 
 
 @njit(cache=True, _nrt=False)
@@ -119,6 +121,12 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     sfx = walk + n + 1
     kl = sfx + SFX * (n + 1)
     xl = kl + n * K_SIZE  # ws[xl]: how many sets are listed (X_UNLISTED: not yet), then them
+    # Per walked card: its behaviour class (CF_CLS) x 2 + 1 if required, and the previous
+    # walked card of that class and requirement (-1: none). Two such cards have the same
+    # choices, and swapping theirs changes no sum: the walk takes them in order (_walk).
+    pcl = xl + 1 + XMAX * X_SIZE
+    prv = pcl + n
+    seen = np.uint64(0)  # the walked cards' classes, hashed to 64 bits
     # The wineless cards, all played: their points, I, H, E and E items (the bitset of the
     # ones that always stay, and of all).
     fv = 0
@@ -220,6 +228,17 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         g = _add_card_all(grid, kinds, k, rf.either_split)
         grid = g if required else grid | g
         ws[U(r)] = nc
+        cl = kinds[U(k), U(CF_CLS)] * 2 + (1 if required else 0)
+        ws[U(pcl + m)] = cl
+        prev = -1
+        bucket = np.uint64(1) << U(cl & 63)
+        if seen & bucket:  # some earlier card's class falls in the same bucket
+            for jj in range(m - 1, -1, -1):
+                if ws[U(pcl + jj)] == cl:
+                    prev = jj
+                    break
+        seen |= bucket
+        ws[U(prv + m)] = prev
         m += 1
     if m == 0:
         return np.int64(-1)  # no wine: no Social play (the window starts at 1 or more)
@@ -245,20 +264,23 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     if ae and wcap <= W_MAX:
         ae = may_beat(grid, floor, maxbonus, asum, wcap)
     ws[U(xl)] = X_UNLISTED
-    best = _walk(ws, walk, sfx, kl, xl, nk, m, lo, hi, rf.need_ncw, max_vint, rf.either_split,
-                 beq, maxbonus, ae, fv, fi, fh, fe, flo, fhi, alo, ahi, floor)
+    best = _walk(ws, walk, sfx, kl, xl, prv, nk, m, lo, hi, rf.need_ncw, max_vint,
+                 rf.either_split, beq, maxbonus, ae, fv, fi, fh, fe, flo, fhi, alo, ahi, floor)
     if best == UNCOVERED:
         return np.int64(UNCOVERED)
     return best if best > floor else np.int64(-1)
 
 
 @njit(cache=True, _nrt=False)
-def _walk(ws, walk, sfx, kl, xl, nk, m, lo, hi, need, max_vint, split, beq, maxbonus,
+def _walk(ws, walk, sfx, kl, xl, prv, nk, m, lo, hi, need, max_vint, split, beq, maxbonus,
           ae, fv, fi, fh, fe, flo, fhi, alo, ahi, best):
     """Depth-first over the walked cards' choices: the best score above ``best`` of a finished
     configuration with every wineless card, or leaving some out for a bonus. The sums of the
     choices taken are kept as they go (added going down, taken off coming back); ws[walk + d]
-    is the choice taken at depth d. UNCOVERED when the sets to leave out are too many."""
+    is the choice taken at depth d. A card alike with an earlier one (ws[prv + d]) starts at
+    that one's choice: of the configurations that only swap choices between alike cards, which
+    have the same sums, only the one in order is walked. UNCOVERED when the sets to leave out
+    are too many."""
     cw = 0
     ncw = 0
     nv = 0
@@ -316,7 +338,8 @@ def _walk(ws, walk, sfx, kl, xl, nk, m, lo, hi, need, max_vint, split, beq, maxb
                 e += ws[U(q + C_E)]
                 d += 1
                 if d < m:
-                    ws[U(walk + d)] = -1
+                    p = ws[U(prv + d)]
+                    ws[U(walk + d)] = ws[U(walk + p)] - 1 if p >= 0 else -1
                 continue
         # Back up one depth: take off the choice taken there.
         d -= 1
