@@ -875,7 +875,7 @@ def _wine_sums(bt, H, n):
     vb = 0
     for q in range(n):
         w = pk + H[U(q)] * BTP_W
-        if bt[U(w + BTP_VINT)] == 0 or vmode == 2:
+        if _pk_counts(bt[U(w + BTP_VINT)], vmode):
             a += bt[U(w + BTP_MCW)]
             b += bt[U(w + BTP_NCW)]
         elif vmode == 1:
@@ -911,9 +911,13 @@ def _swap_may_play(bt, hands, hn, memo, h, w, x, x2, types):
     if pk == 0 or n + 1 > BTP_MAXN:
         return -1
     vmode = bt[U(BT_VMODE)]
-    if vmode == 1 and (bt[U(pk + w * BTP_W + BTP_VINT)] != 0
-                       or bt[U(pk + x * BTP_W + BTP_VINT)] != 0
-                       or (x2 >= 0 and bt[U(pk + x2 * BTP_W + BTP_VINT)] != 0)):
+    ww = pk + w * BTP_W
+    xw = pk + x * BTP_W
+    x2w = pk + x2 * BTP_W
+    vw = bt[U(ww + BTP_VINT)]
+    vx = bt[U(xw + BTP_VINT)]
+    vx2 = bt[U(x2w + BTP_VINT)] if x2 >= 0 else 0
+    if vmode == 1 and (vw != 0 or vx != 0 or vx2 != 0):
         return -1
     if memo[h, MEMO_PKVER] != memo[h, MEMO_VER]:
         a, b, va, vb = _wine_sums(bt, hands[h], n)
@@ -926,22 +930,28 @@ def _swap_may_play(bt, hands, hn, memo, h, w, x, x2, types):
     b = memo[h, MEMO_PK + 1]
     # w is in the hand, so its words are in the sums (no lane goes below 0); a Vintage card
     # counts in them only when not bounded, and for nothing when none may be played.
-    a, b = _pk_add(bt, pk, vmode, w, -1, a, b)
-    a, b = _pk_add(bt, pk, vmode, x, 1, a, b)
+    a, b = _pk_add(bt, ww, _pk_counts(vw, vmode), -1, a, b)
+    a, b = _pk_add(bt, xw, _pk_counts(vx, vmode), 1, a, b)
     if x2 >= 0:
-        a, b = _pk_add(bt, pk, vmode, x2, 1, a, b)
+        a, b = _pk_add(bt, x2w, _pk_counts(vx2, vmode), 1, a, b)
     return 1 if _wine_verdict(bt, a, b, memo[h, MEMO_PK + 2], memo[h, MEMO_PK + 3], types) else 0
 
 
 @njit(**NO_RC_INLINE)
-def _pk_add(bt, pk, vmode, k, sign, a, b):
-    """The sums a, b of _wine_sums with a card of kind k added (sign 1) or taken out (-1),
-    where it counts in them (not a Vintage card, or Vintage unbounded)."""
-    kw = pk + k * BTP_W
-    if bt[U(kw + BTP_VINT)] == 0 or vmode == 2:
+def _pk_add(bt, kw, counts, sign, a, b):
+    """The sums a, b of _wine_sums with the card whose packed words start at kw added (sign
+    1) or taken out (-1), if it counts in them (``counts``, from _pk_counts)."""
+    if counts:
         a += sign * bt[U(kw + BTP_MCW)]
         b += sign * bt[U(kw + BTP_NCW)]
     return a, b
+
+
+@njit(**NO_RC_INLINE)
+def _pk_counts(vint, vmode):
+    """Whether a card counts in the packed sums of _wine_sums: not a Vintage card (its
+    BTP_VINT flag ``vint`` 0), or Vintage cards not bounded (BT_VMODE 2)."""
+    return vint == 0 or vmode == 2
 
 
 @njit(**NO_RC_INLINE)
