@@ -157,8 +157,12 @@ def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    run = LA.run_chunk_lookahead_nb if setup.lookahead else G.run_chunk_nb
-    run(setup.table(), g0, g1, setup.scenario.seed, rows, agg, prog)
+    tb = setup.table()
+    if setup.lookahead:
+        LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), LA.new_look(tb), g0, g1,
+                                  setup.scenario.seed, rows, agg, prog)
+    else:
+        G.run_chunk_nb(tb, g0, g1, setup.scenario.seed, rows, agg, prog)
     return rows, agg
 
 
@@ -174,10 +178,13 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
     tb = setup.table()
     s = G.new_state(tb, max_events)
     look = LA.new_look(tb) if setup.lookahead else None
+    agg, progress = new_agg(setup), np.zeros(1, np.int64)  # the lookahead's chunk scratch
     for g in range(g0, g1):
         row = np.zeros(setup.row_size, np.int64)
-        if setup.lookahead:
-            n = LA.play_lookahead_nb(tb, s, look, g, setup.scenario.seed, row)
+        if setup.lookahead:  # a chunk of one game: the lookahead's one compiled function
+            LA.run_chunk_lookahead_nb(tb, s, look, g, g + 1, setup.scenario.seed,
+                                      row.reshape(1, -1), agg, progress)
+            n = int(s.sc[E.GS_NEV])
         else:
             n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
         if n >= max_events:

@@ -61,10 +61,31 @@ def test_every_entry_point_shares_one_compiled_search(base):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
-    for f in (G._step, G.trading, G.end_check, G.choose_symposiarch_discards, G.choose_play,
+    for f in (G._step, G.step, G.trading, G.end_check, G.choose_symposiarch_discards, G.choose_play,
               G.make_play, G.choose_komos, G._attempt_run, G._offer, G._accepts, G._log,
               G._candidate_above, G._first_taker):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
+
+
+def test_the_lookahead_is_one_compiled_function_above_the_game_loop(base):
+    """numba optimises again, in every compiled function, the code of everything it calls, and
+    copies an inlined function once per call site. The lookahead player is one compiled
+    function (run_chunk_lookahead_nb, used by the engine and the logged engine alike) over
+    the game kernel's: its decision functions and game loop are inlined into it, and
+    game_nb.step is a call into the compiled play_until, not a second copy of the phases."""
+    from simsym.core import lookahead_nb as LA
+    from simsym.engine import logged_games
+    from simsym.strategies import make_strategy
+
+    look = replace(base, strategies=[make_strategy({"family": "lookahead", "iterations": 2}),
+                                     make_strategy("greedy")])
+    run_chunk(setup_for(look), 0, 1)
+    list(logged_games(setup_for(look), 0, 1))
+    assert len(_signatures(LA.run_chunk_lookahead_nb)) == 1
+    for f in (LA.play_lookahead_nb, LA._decide, LA._apply, LA._determinize,
+              LA._symposiarch, LA._symposion, LA._komos, G.step):
+        assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
+    assert len(_signatures(G.play_until)) == 1
 
 
 def test_no_kernel_is_compiled_for_a_constant(base):

@@ -188,28 +188,44 @@ def new_state(tb, maxev):
                  np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64), np.zeros(K, np.int64))
 
 
-@njit(**WITH_RC)
+@njit(**NO_RC)
 def copy_state(src, dst):
     """Copy the game of ``src`` into ``dst`` (a state of the same table; nothing is
     allocated and nothing of ``src`` is shared). ``dst`` keeps its own event log: its count
-    restarts at 0 and its room (sc[GS_MAXEV]) stays."""
+    restarts at 0 and its room (sc[GS_MAXEV]) stays. (Loops, not slice assignments: those
+    compile numba's shape checks and their error messages, 10 s of the lookahead's cold
+    compile for a copy whose shapes always agree.)"""
     maxev = dst.sc[GS_MAXEV]
-    dst.sc[:] = src.sc
+    _copy1(src.sc, dst.sc)
     dst.sc[GS_NEV] = 0
     dst.sc[GS_MAXEV] = maxev
     dst.rng[0] = src.rng[0]
-    dst.pile[:] = src.pile
-    dst.disc[:] = src.disc
-    dst.dcount[:] = src.dcount
-    dst.hands[:, :] = src.hands
-    dst.hn[:] = src.hn
-    dst.score[:] = src.score
-    dst.symposia[:] = src.symposia
-    dst.by_type[:, :] = src.by_type
-    dst.cs[:, :, :] = src.cs
-    dst.memo[:, :] = src.memo
-    dst.strat[:] = src.strat
-    dst.seat_strat[:] = src.seat_strat
+    _copy1(src.pile, dst.pile)
+    _copy1(src.disc, dst.disc)
+    _copy1(src.dcount, dst.dcount)
+    _copy2(src.hands, dst.hands)
+    _copy1(src.hn, dst.hn)
+    _copy1(src.score, dst.score)
+    _copy1(src.symposia, dst.symposia)
+    _copy2(src.by_type, dst.by_type)
+    for i in range(src.cs.shape[0]):
+        _copy2(src.cs[U(i)], dst.cs[U(i)])
+    _copy2(src.memo, dst.memo)
+    _copy1(src.strat, dst.strat)
+    _copy1(src.seat_strat, dst.seat_strat)
+
+
+@njit(**NO_RC_INLINE)
+def _copy1(src, dst):
+    for i in range(src.shape[0]):
+        dst[U(i)] = src[U(i)]
+
+
+@njit(**NO_RC_INLINE)
+def _copy2(src, dst):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[U(i), U(j)] = src[U(i), U(j)]
 
 
 @njit(**WITH_RC)
@@ -1144,21 +1160,29 @@ def deal(tb, s):
 
 # --- spec 5: a turn --------------------------------------------------------------------------
 
+ONE_STEP = -2  # play_until's turn for "one phase only" (what step does)
+
+
 @njit(**NO_RC)
 def play_until(tb, s, turn, at):
     """Play on from the state's phase boundary until it stands at phase ``at`` of turn
-    ``turn``, or to the end of the game (turn -1, or a point it never reaches)."""
+    ``turn``, or to the end of the game (turn -1, or a point it never reaches); turn
+    ONE_STEP plays the one phase the state stands at."""
     sc = s.sc
     while sc[GS_AT] != AT_OVER:
         if sc[GS_TURN] == turn and sc[GS_AT] == at:
             return
         _step(tb, s)
+        if turn == ONE_STEP:
+            return
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def step(tb, s):
-    """Play the phase the state stands at, moving it to the next phase boundary."""
-    _step(tb, s)
+    """Play the phase the state stands at, moving it to the next phase boundary. (Through
+    play_until, which holds the compiled game loop already: a second compiled copy of the
+    phases cost ~18 s of the lookahead's cold compile.)"""
+    play_until(tb, s, np.int64(ONE_STEP), np.int64(0))
 
 
 @njit(**NO_RC_INLINE)

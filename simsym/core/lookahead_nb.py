@@ -13,17 +13,20 @@ decisions, game for game (tests/test_lookahead_engines.py).
   state (``Look.det``), shared by every surviving candidate, each applied to a copy of that
   (``Look.sim``) and played to the end with game_nb.play_until; successive halving ranks them.
 * Trade offers: the trade code (game_nb._offer) stops with the query in the state
-  (``GS_LA_PEND``) when it asks a lookahead seat; :func:`play_lookahead_nb` searches the
-  answer (:func:`_answer`) and runs the attempt again, which had changed nothing, with the
-  answers given so far (``GS_LA_F0 ...``).
+  (``GS_LA_PEND``) when it asks a lookahead seat; the loop searches the answer (two
+  candidates: greedy's answer and the other) and runs the attempt again, which had changed
+  nothing, with the answers given so far (``GS_LA_F0 ...``).
 
 Compiling: as in the game kernel, these functions are compiled without reference counting
-(NO_RC), but the two that allocate (WITH_RC; game_nb says why). numba links into each compiled
-function the code of every function it calls and optimises it all again, so each function
-that reaches the game loop re-optimised the whole engine (7 to 32 s each, cold). The decision
-functions (``_symposiarch`` ... ``_decide``, ``_apply``) are therefore inlined into
-:func:`play_lookahead_nb` (NO_RC_INLINE): the lookahead's cold compile on top of the engine's
-went from ~130 s to ~56 s, and it plays the same games at the same speed.
+(NO_RC), but new_look, which allocates (WITH_RC; game_nb says why). numba links into each
+compiled function the code of every function it calls and optimises it all again, so each
+function that reaches the game loop re-optimised the whole engine (7 to 32 s each, cold), and
+an inlined function is copied once per call site. So the player has one compiled function,
+:func:`run_chunk_lookahead_nb` (the state and workspace are the caller's), with everything
+above the game loop inlined into it; the loop has one call site each for the search, for
+applying its choice and for the plain phases (game_nb.step, itself a call into the compiled
+play_until). The lookahead's cold compile on top of the engine's: ~130 s at first, ~56 s
+with the decision functions inlined, ~32 s now (docs/performance.md, twenty-fifth session).
 
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
 never nests and the plain game loop (game_nb.play_until, the phases inlined) serves the
@@ -38,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
+    ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TURN,
     FAM_LOOKAHEAD, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS, GP_SYMPOSIA, GS_AT, GS_LA_F0,
     GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
     GS_NEV, GS_NPILE, GS_TURN, POLICY_GREEDY, RES_MASK, RES_SCORE,
@@ -49,7 +52,7 @@ from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_lost_cards, _hand_remove, _hsearch,
     _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
     discard_and_redraw, komos_discard, make_play, new_state, play_until, record, set_policy,
-    setup, step, swap, trading,
+    setup, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
@@ -158,6 +161,7 @@ Look = namedtuple("Look", (
     "policy",  # int64 (P,): the strategy row each seat plays in a rollout
     "dec",  # int64 (P,): searched decisions of each seat in the current turn
     "key",  # int64 (2,): the run's seed and the game index
+    "scores", "units",  # int64 (P,): accumulate_nb's scratch
 ))
 
 
@@ -170,7 +174,8 @@ def new_look(tb):
                 np.zeros(CMAX, np.int64), np.zeros(CMAX, np.int64), np.zeros(CMAX, np.int64),
                 np.zeros(CMAX, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
                 np.zeros(H, np.int64), np.zeros(2, np.int64), np.zeros(P, np.int64),
-                np.zeros(P, np.int64), np.zeros(2, np.int64))
+                np.zeros(P, np.int64), np.zeros(2, np.int64), np.zeros(P, np.int64),
+                np.zeros(P, np.int64))
 
 
 @njit(**NO_RC)
@@ -313,6 +318,8 @@ def _decide(tb, s, lk, kind, nc, seat):
 
 @njit(**NO_RC_INLINE)
 def _symposiarch(tb, s, lk, a):
+    """Seat a's Symposiarch discard candidates: greedy's, then the j lowest in its discard
+    order for each j; how many."""
     sp = tb.strat_params[s.strat[a]]
     limit = sp[SP_CANDIDATES]
     m = min(sp[SP_DISCARD_MAX], tb.gp[GP_DISCARD_LIMIT])
@@ -326,19 +333,18 @@ def _symposiarch(tb, s, lk, a):
     nc = _add(lk, 0, limit, lk.buf, ng, np.int64(-2))
     for j in range(min(m, nr) + 1):
         nc = _add(lk, nc, limit, lk.buf, j, np.int64(-2))
-    c = _decide(tb, s, lk, LA_SYMPOSIARCH, nc, a)
-    _apply(tb, s, lk, LA_SYMPOSIARCH, c, a, a)
-    # (the discards are outside the best play, which the hand still holds; the redraws only add)
+    return nc
 
 
 @njit(**NO_RC_INLINE)
 def _symposion(tb, s, lk, a):
+    """Seat a's Symposion candidates: greedy's play, no play, the best of each type, greedy's
+    without its most valuable card; how many (0: the seat has no play, nothing to decide)."""
     sp = tb.strat_params[s.strat[a]]
     limit = sp[SP_CANDIDATES]
     g0 = _hsearch(tb, s, a, np.int64(ALL_TYPES))
     if tb.gp[GP_SYMPOSIA] <= 0 or g0.type < 0:
-        step(tb, s)  # nothing to decide: no play
-        return
+        return np.int64(0)
     gtype, gmask, gscore = g0.type, g0.mask, g0.score
     nc = _add_play(tb, s, lk, 0, limit, a, gtype, gmask, gscore)
     nc = _add_play(tb, s, lk, nc, limit, a, np.int64(-1), np.int64(0), np.int64(0))
@@ -368,16 +374,16 @@ def _symposion(tb, s, lk, a):
             if (mk >> q) & 1:
                 hm |= np.int64(1) << np.int64(q if q < pos else q + 1)
         nc = _add_play(tb, s, lk, nc, limit, a, s.res[RES_TYPE], hm, s.res[RES_SCORE])
-    c = _decide(tb, s, lk, LA_SYMPOSION, nc, a)
-    _apply(tb, s, lk, LA_SYMPOSION, c, a, a)
+    return nc
 
 
 @njit(**NO_RC_INLINE)
 def _komos(tb, s, lk, a):
+    """Seat a's Komos discard candidates: each run of ``need`` cards in its discard order;
+    how many (0: nothing to discard)."""
     need = s.hn[a] - tb.gp[GP_KOMOS]
     if need <= 0:
-        step(tb, s)
-        return
+        return np.int64(0)
     sp = tb.strat_params[s.strat[a]]
     keep = tb.keep_table[s.strat[a]]
     nr, mask, _ = _rest_in_discard_order(tb, s, a)
@@ -390,23 +396,17 @@ def _komos(tb, s, lk, a):
     nc = 0
     for j in range(nr + nb - need + 1):
         nc = _add(lk, nc, sp[SP_CANDIDATES], lk.buf[j:], need, np.int64(-2))
-    c = _decide(tb, s, lk, LA_KOMOS, nc, a)
-    _apply(tb, s, lk, LA_KOMOS, c, a, a)
+    return nc
 
 
 @njit(**NO_RC_INLINE)
-def _answer(tb, s, lk):
-    """The pending trade query of s: the lookahead seat's answer (1 accept, 0 refuse)."""
-    seat = s.sc[GS_LA_QH]
-    s.sc[GS_LA_PEND] = 0
-    c = _decide(tb, s, lk, LA_TRADE, np.int64(2), seat)
-    return s.sc[GS_LA_QG] if c == 0 else 1 - s.sc[GS_LA_QG]
-
-
-@njit(**NO_RC)
 def play_lookahead_nb(tb, s, lk, g, seed, row):
     """play_game_nb for tables with lookahead seats: the same game, but at each decision of
-    a lookahead seat the engine searches (docs 6.6) instead of taking greedy's choice."""
+    a lookahead seat the engine searches (docs 6.6) instead of taking greedy's choice.
+
+    One call site each for the search (_decide), its application (_apply) and the plain
+    phases (step, which plays trading too): numba copies an inlined function once per call
+    site, and these hold the game loop."""
     setup(tb, s, g, seed)
     lk.key[0] = seed
     lk.key[1] = g
@@ -416,40 +416,53 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
         at = sc[GS_AT]
         a = sc[GS_TURN] % P
         la = tb.strat_params[s.strat[a]][SP_FAMILY] == FAM_LOOKAHEAD
-        if at == AT_TURN:
-            for j in range(P):
-                lk.dec[j] = 0
+        seat = a
+        kind = np.int64(-1)
+        nc = np.int64(0)
+        if sc[GS_LA_PEND]:
+            # the trade code asks a lookahead seat (GS_LA_Q*): search its answer
+            sc[GS_LA_PEND] = 0
+            seat = sc[GS_LA_QH]
+            kind = np.int64(LA_TRADE)
+            nc = np.int64(2)
+        elif la and at == AT_DISCARDS:
+            kind = np.int64(LA_SYMPOSIARCH)
+            nc = _symposiarch(tb, s, lk, a)
+        elif la and at == AT_SYMPOSION:
+            kind = np.int64(LA_SYMPOSION)
+            nc = _symposion(tb, s, lk, a)
+        elif la and at == AT_KOMOS:
+            kind = np.int64(LA_KOMOS)
+            nc = _komos(tb, s, lk, a)
+        if nc == 0:
+            # nothing to decide: the phase as every seat plays it. At AT_TRADING this runs
+            # the pending attempt again (it had changed nothing) with the answers so far.
+            if at == AT_TURN:
+                for j in range(P):
+                    lk.dec[j] = 0
             step(tb, s)
-        elif at == AT_DISCARDS and la:
-            _symposiarch(tb, s, lk, a)
-        elif at == AT_TRADING:
-            trading(tb, s)
-            while sc[GS_LA_PEND]:
-                ans = _answer(tb, s, lk)
-                nf = sc[GS_LA_NF]
-                sc[GS_LA_F0 + nf] = ans
-                sc[GS_LA_NF] = nf + 1
-                trading(tb, s)
-        elif at == AT_SYMPOSION and la:
-            _symposion(tb, s, lk, a)
-        elif at == AT_KOMOS and la:
-            _komos(tb, s, lk, a)
+            continue
+        c = _decide(tb, s, lk, kind, nc, seat)
+        if kind == LA_TRADE:
+            nf = sc[GS_LA_NF]
+            sc[GS_LA_F0 + nf] = sc[GS_LA_QG] if c == 0 else 1 - sc[GS_LA_QG]
+            sc[GS_LA_NF] = nf + 1
         else:
-            step(tb, s)
+            # (Symposiarch discards are outside the best play, which the hand still holds;
+            # the redraws only add)
+            _apply(tb, s, lk, kind, c, a, seat)
     record(tb, s, row)
     return sc[GS_NEV]
 
 
-@njit(**WITH_RC)
-def run_chunk_lookahead_nb(tb, g0, g1, seed, rows, agg, progress):
-    """run_chunk_nb for tables with lookahead seats."""
+@njit(**NO_RC)
+def run_chunk_lookahead_nb(tb, s, lk, g0, g1, seed, rows, agg, progress):
+    """run_chunk_nb for tables with lookahead seats, in the caller's state ``s`` and
+    workspace ``lk`` (new_state(tb, maxev), new_look(tb)): the one compiled function above
+    the game loop."""
     P = tb.gp[GP_PLAYERS]
-    s = new_state(tb, np.int64(0))
-    lk = new_look(tb)
-    units = np.zeros(P, np.int64)
-    scores = np.zeros(P, np.int64)
     for g in range(g0, g1):
         row = rows[g - g0]
         play_lookahead_nb(tb, s, lk, g, seed, row)
-        accumulate_nb(s.cs, row, P, agg, scores, units)
+        accumulate_nb(s.cs, row, P, agg, lk.scores, lk.units)
         progress[0] += 1
