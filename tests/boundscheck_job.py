@@ -58,8 +58,13 @@ class BoundsCheckJob:
 
     def __init__(self, steps: list[list[str]]):
         self.tmp = tempfile.TemporaryDirectory(prefix="simsym-boundscheck-")
+        # NUMBA_OPT=1: LLVM's first optimisation level. The bounds checks are the same (numba
+        # emits them before LLVM optimises, and no level removes a check that can fail); the
+        # compile is ~1.2x cheaper (217.9 against 260.8 s of CPU for the compile and the big
+        # hands, measured side by side) and the checked tests run about as fast (74.0 against
+        # 66.7 s). Level 0 compiled faster still but ran the tests 3x slower.
         env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(BOUNDSCHECK_CACHE),
-                   PYTHONPATH=str(ROOT))
+                   NUMBA_OPT="1", PYTHONPATH=str(ROOT))
         # A pytest step gets a temporary folder of its own (not the outer session's).
         steps = [[a.replace("{tmp}", self.tmp.name) for a in s] for s in steps]
         self.proc = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(steps)],
