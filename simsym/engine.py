@@ -177,8 +177,8 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
     (a state with room for max_events costs more to make than a base game to play)."""
     tb = setup.table()
     s = G.new_state(tb, max_events)
-    look = LA.new_look(tb) if setup.lookahead else None
-    agg, progress = new_agg(setup), np.zeros(1, np.int64)  # the lookahead's chunk scratch
+    if setup.lookahead:  # its workspace, and a one-game chunk's aggregate and progress
+        look, agg, progress = LA.new_look(tb), new_agg(setup), np.zeros(1, np.int64)
     for g in range(g0, g1):
         row = np.zeros(setup.row_size, np.int64)
         if setup.lookahead:  # a chunk of one game: the lookahead's one compiled function

@@ -26,7 +26,7 @@ an inlined function is copied once per call site. So the player has one compiled
 above the game loop inlined into it; the loop has one call site each for the search, for
 applying its choice and for the plain phases (game_nb.step, itself a call into the compiled
 play_until). The lookahead's cold compile on top of the engine's: ~130 s at first, ~56 s
-with the decision functions inlined, ~32 s now (docs/performance.md, twenty-fifth session).
+with the decision functions inlined, ~35 s now (docs/performance.md, twenty-fifth session).
 
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
 never nests and the plain game loop (game_nb.play_until, the phases inlined) serves the
@@ -226,6 +226,12 @@ def _take_cards(s, a, lk, c, out):
 
 
 @njit(**NO_RC_INLINE)
+def _trade_answer(sc, c):
+    """The pending trade query's answer as candidate c (0 greedy's, 1 the other): 1 accept."""
+    return sc[GS_LA_QG] if c == 0 else 1 - sc[GS_LA_QG]
+
+
+@njit(**NO_RC_INLINE)
 def _apply(tb, s, lk, kind, c, a, seat):
     """Candidate c of a decision of ``kind`` made in state s (a the active seat, seat the
     deciding one); s moves to the next phase boundary."""
@@ -238,8 +244,7 @@ def _apply(tb, s, lk, kind, c, a, seat):
     elif kind == LA_SYMPOSION:
         make_play(tb, s, a, lk.ctype[c], lk.cmask[c], lk.cscore[c])
     else:  # a trade answer: c == 0 greedy's answer, 1 the other
-        accept = s.sc[GS_LA_QG] if c == 0 else 1 - s.sc[GS_LA_QG]
-        if accept:
+        if _trade_answer(s.sc, c):
             swap(s, s.sc[GS_LA_QI], seat, s.sc[GS_LA_QW], s.sc[GS_LA_QX], s.sc[GS_LA_QX2])
         s.sc[GS_AT] = AT_SYMPOSION  # the rest of this turn's trading is not played out
 
@@ -445,7 +450,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
         c = _decide(tb, s, lk, kind, nc, seat)
         if kind == LA_TRADE:
             nf = sc[GS_LA_NF]
-            sc[GS_LA_F0 + nf] = sc[GS_LA_QG] if c == 0 else 1 - sc[GS_LA_QG]
+            sc[GS_LA_F0 + nf] = _trade_answer(sc, c)
             sc[GS_LA_NF] = nf + 1
         else:
             # (Symposiarch discards are outside the best play, which the hand still holds;
