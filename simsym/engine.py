@@ -5,9 +5,13 @@ Also the strategies' keep values (docs/game-engine.md 6.1), computed once per sc
 
 from __future__ import annotations
 
+import hashlib
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+from filelock import FileLock, Timeout
 
 from simsym.cards.encode import encode_cards
 from simsym.core import enums as E
@@ -154,6 +158,12 @@ def new_agg(setup: Setup) -> np.ndarray:
 
 def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     """Play games g0..g1-1 with the numba engine: (rows, card aggregate)."""
+    compiled_once("lookahead" if setup.lookahead else "greedy",
+                  lambda: _run_chunk(setup, 0, 0))
+    return _run_chunk(setup, g0, g1, progress)
+
+
+def _run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
@@ -164,6 +174,50 @@ def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     else:
         G.run_chunk_nb(tb, g0, g1, setup.scenario.seed, rows, agg, prog)
     return rows, agg
+
+
+# --- one compile per machine -----------------------------------------------------------------
+
+# How long a process waits for another's compile before compiling itself (a cold compile of
+# every kernel takes 2-5 minutes on a loaded 2-core machine).
+COMPILE_WAIT_S = 900
+_COMPILED: set[str] = set()
+
+
+def compile_lock_path() -> Path:
+    """The lock the processes sharing one numba cache take to compile its kernels: one per
+    copy of simsym (numba caches beside the sources, so two checkouts share nothing) and per
+    cache directory and compile settings (NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK, NUMBA_OPT: a
+    bounds-checked build has its own cache and need not wait for the plain one)."""
+    import numba
+
+    c = numba.config
+    where = repr((str(Path(G.__file__).resolve().parent), c.CACHE_DIR, c.BOUNDSCHECK, c.OPT))
+    return (Path(tempfile.gettempdir())
+            / f"simsym-compile-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock")
+
+
+def compiled_once(kernel: str, warm) -> None:
+    """Call ``warm()``, a call that compiles the kernels ``kernel`` names (or loads them from
+    numba's cache), under a lock shared by the processes of this machine, the first time this
+    process needs them. Without it, the N worker processes of a first run (after an install
+    or a kernel edit) would each compile the same kernels at once: N times the CPU and the
+    memory, for no gain in time. With it one compiles and the others load its cache (~0.1 s).
+    Should the lock not be had (no writable temporary directory, or a compile elsewhere
+    lasting past COMPILE_WAIT_S), this process compiles on its own."""
+    if kernel in _COMPILED:
+        return
+    lock = FileLock(compile_lock_path(), thread_local=False)
+    try:
+        lock.acquire(timeout=COMPILE_WAIT_S)
+    except (OSError, Timeout):
+        lock = None
+    try:
+        warm()
+    finally:
+        if lock is not None:
+            lock.release()
+    _COMPILED.add(kernel)
 
 
 def play_logged(setup: Setup, g: int, max_events: int = 200_000):
@@ -177,16 +231,22 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
     (a state with room for max_events costs more to make than a base game to play)."""
     tb = setup.table()
     s = G.new_state(tb, max_events)
+    seed = setup.scenario.seed
     if setup.lookahead:  # its workspace, and a one-game chunk's aggregate and progress
         look, agg, progress = LA.new_look(tb), new_agg(setup), np.zeros(1, np.int64)
+        compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
+            tb, s, look, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg, progress))
+    else:  # a game played twice: the state is made anew by each
+        compiled_once("logged", lambda: G.play_game_nb(tb, s, g0, seed,
+                                                       np.zeros(setup.row_size, np.int64)))
     for g in range(g0, g1):
         row = np.zeros(setup.row_size, np.int64)
         if setup.lookahead:  # a chunk of one game: the lookahead's one compiled function
-            LA.run_chunk_lookahead_nb(tb, s, look, g, g + 1, setup.scenario.seed,
-                                      row.reshape(1, -1), agg, progress)
+            LA.run_chunk_lookahead_nb(tb, s, look, g, g + 1, seed, row.reshape(1, -1), agg,
+                                      progress)
             n = int(s.sc[E.GS_NEV])
         else:
-            n = G.play_game_nb(tb, s, g, setup.scenario.seed, row)
+            n = G.play_game_nb(tb, s, g, seed, row)
         if n >= max_events:
             raise RuntimeError(f"game {g} logged more than {max_events} events")
         yield s.ev[:n].copy(), row, s.cs.copy()

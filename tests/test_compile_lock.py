@@ -1,0 +1,103 @@
+"""One compile per machine (simsym.engine.compiled_once): the worker processes of a first
+run take turns at compiling the kernels, so one compiles and the others load its cache."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from simsym import engine
+from simsym.engine import compiled_once, run_chunk, setup_for
+
+HOLD = """
+import sys, time
+from filelock import FileLock
+with FileLock(sys.argv[1]):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+print("released", time.time(), flush=True)
+"""
+
+
+@pytest.fixture
+def fresh(monkeypatch, tmp_path):
+    """compiled_once as in a new process: nothing compiled yet; its lock a test's own (not
+    the one a compile elsewhere in the suite may hold)."""
+    monkeypatch.setattr(engine, "_COMPILED", set())
+    monkeypatch.setattr(engine, "compile_lock_path", lambda: tmp_path / "compile.lock")
+
+
+def _hold_lock(seconds):
+    p = subprocess.Popen([sys.executable, "-c", HOLD, str(engine.compile_lock_path()),
+                          str(seconds)],
+                         stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "held"
+    return p
+
+
+def test_a_process_waits_for_another_compile_then_warms_once(fresh):
+    other = _hold_lock(1.5)  # another process compiling
+    calls = []
+    try:
+        compiled_once("k", lambda: calls.append(time.time()))
+        compiled_once("k", lambda: calls.append(time.time()))  # done: not again
+    finally:
+        released = float(other.communicate(timeout=60)[0].split()[1])
+    assert len(calls) == 1 and calls[0] >= released
+    compiled_once("other", lambda: calls.append(0))  # another kernel warms on its own
+    assert len(calls) == 2
+
+
+def test_a_compile_elsewhere_past_the_wait_does_not_stop_this_one(fresh, monkeypatch):
+    monkeypatch.setattr(engine, "COMPILE_WAIT_S", 0.2)
+    other = _hold_lock(30)
+    calls = []
+    try:
+        compiled_once("k", lambda: calls.append(1))
+        assert calls == [1] and other.poll() is None  # the other still held it
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_a_failed_warm_up_releases_the_lock_and_is_tried_again(fresh):
+    def boom():
+        raise RuntimeError("compile failed")
+
+    with pytest.raises(RuntimeError):
+        compiled_once("k", boom)
+    calls = []
+    compiled_once("k", lambda: calls.append(1))  # the lock is free, the kernel not marked
+    assert calls == [1]
+
+
+def test_run_chunk_warms_with_no_games_then_plays(base, fresh, monkeypatch):
+    warmed = []
+    real = engine._run_chunk
+    monkeypatch.setattr(engine, "_run_chunk",
+                        lambda s, g0, g1, p=None: (warmed.append((g0, g1)), real(s, g0, g1, p))[1])
+    setup = setup_for(base)
+    rows, _ = run_chunk(setup, 3, 5)
+    rows2, _ = run_chunk(setup, 3, 5)
+    assert warmed == [(0, 0), (3, 5), (3, 5)]  # the warm-up plays nothing, and only once
+    assert rows.shape[0] == 2 and (rows == rows2).all()
+
+
+def test_one_lock_per_cache_and_compile_settings(tmp_path):
+    """Processes sharing a numba cache share the lock; a bounds-checked build, or another
+    cache directory, has its own (it compiles other code into another place)."""
+    import os
+
+    def path(**env):
+        e = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        r = subprocess.run([sys.executable, "-c", "from simsym.engine import compile_lock_path;"
+                            " print(compile_lock_path())"], env={**e, **env},
+                           capture_output=True, text=True, check=True)
+        return r.stdout.strip()
+
+    plain = path()
+    assert plain == path() and plain.endswith(".lock")
+    others = [path(NUMBA_BOUNDSCHECK="1"), path(NUMBA_CACHE_DIR=str(tmp_path)),
+              path(NUMBA_OPT="1")]
+    assert len({plain, *others}) == 4
