@@ -24,8 +24,11 @@ run: $(STAMP)
 
 # The suite in TEST_WORKERS processes (pytest-xdist), a test file to a worker at a time: most
 # tests use one core, and the machines it runs on have two. TEST_WORKERS=0 runs it in one.
+# The files go out in the order tests/conftest.py gives (those with slow tests first), not
+# xdist's (most tests first), which left the bounds-checked and soak tests to the end on one
+# worker while the other sat idle.
 TEST_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: $(STAMP)
 	$(PYTEST)

@@ -73,9 +73,11 @@ def pytest_collection_modifyitems(session, config, items):
 
 def _slow_files_first(items):
     """The test files holding a test marked slow first, in their order, then the others: the
-    workers of `make test` (pytest-xdist, a file at a time, handed out in this order) start
-    on the long files and finish on short ones, instead of one worker running a long file
-    alone at the end. Every worker collects the same order, as pytest-xdist requires."""
+    workers of `make test` (pytest-xdist, a file at a time, handed out in this order: the
+    Makefile passes --no-loadscope-reorder, without which xdist hands out the files with most
+    tests first) start on the long files and finish on short ones, instead of one worker
+    running a long file alone at the end. Every worker collects the same order, as
+    pytest-xdist requires."""
     slow = {it.path for it in items if it.get_closest_marker("slow")}
     items.sort(key=lambda it: it.path not in slow)  # stable: each file keeps its order
 
