@@ -101,3 +101,34 @@ def test_one_lock_per_cache_and_compile_settings(tmp_path):
     others = [path(NUMBA_BOUNDSCHECK="1"), path(NUMBA_CACHE_DIR=str(tmp_path)),
               path(NUMBA_OPT="1")]
     assert len({plain, *others}) == 4
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_waiting_for_a_compile_says_so_above_its_bar(base, tmp_path, monkeypatch, capsys,
+                                                          jobs):
+    """`simsym run`'s progress: while another process of this machine compiles the kernels
+    (holds the lock), the run's first look says why no game is done; a warm run says
+    nothing."""
+    from simsym.run.job import CompileWatch, run_scenario
+
+    monkeypatch.setattr(CompileWatch, "AFTER_S", 0.3)
+    monkeypatch.setattr(engine, "_COMPILED", set())  # this process warms up again, too
+    # A lock of the test's own (the pool's workers are forked: they see it too), so that a
+    # compile elsewhere in the suite neither delays this run nor speaks in the warm one.
+    lock = tmp_path / "compile.lock"
+    monkeypatch.setattr(engine, "compile_lock_path", lambda: lock)
+    other = subprocess.Popen([sys.executable, "-c", HOLD, str(lock), "3"],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        run_scenario(base, games=40, seed=1, out=tmp_path / "cold", jobs=jobs, progress=True)
+    finally:
+        other.kill()
+        other.wait()
+    err = capsys.readouterr().err
+    assert err.count(CompileWatch.TEXT) == 1 and "40/40 games" in err
+    run_scenario(base, games=40, seed=1, out=tmp_path / "warm", jobs=jobs, progress=True)
+    err = capsys.readouterr().err
+    assert CompileWatch.TEXT not in err and "40/40 games" in err
+    cold, warm = ((tmp_path / d / "summary.json").read_bytes() for d in ("cold", "warm"))
+    assert cold == warm

@@ -200,9 +200,11 @@ class Progress:
         self.stream = stream or sys.stderr
         self.start = time.perf_counter()
         self.start_at = start_at
+        self.done = start_at
         self.last = 0.0
 
     def update(self, done: int, force: bool = False):
+        self.done = done
         if not self.enabled:
             return
         now = time.perf_counter()
@@ -219,6 +221,12 @@ class Progress:
         self.stream.write(f"\r[{bar}] {done:,}/{self.total:,} games  {rate:,.0f} games/s  "
                           f"ETA {eta_s} ")
         self.stream.flush()
+
+    def note(self, text: str):
+        """A line of its own above the bar (the bar is drawn again at its next update)."""
+        if self.enabled:
+            self.stream.write(f"\r{text}\n")
+            self.stream.flush()
 
     def close(self):
         if self.enabled:

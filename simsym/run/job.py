@@ -170,6 +170,55 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
             raise SimsymError(f"{e}; {RESUME_HINT}") from None
 
 
+class CompileWatch:
+    """Says so above the progress bar when the run is waiting for the kernels to compile
+    (the first run after an install or a kernel edit: minutes with no game done). A thread
+    looks once, AFTER_S seconds in, whether a process of this machine holds the compile
+    lock of simsym.engine.compiled_once while no game is done yet; a warm start holds it
+    for a tenth of a second."""
+
+    TEXT = ("compiling the engine (a first run after an install or a kernel change: about "
+            "two minutes, then cached)")
+    AFTER_S = 3.0
+
+    def __init__(self, bar):
+        import threading
+
+        self.bar = bar
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._look, name="simsym-compile-watch",
+                                       daemon=True)
+        self.said = False
+
+    def start(self):
+        if not self.thread.is_alive() and not self.stopped.is_set():
+            self.thread.start()
+
+    def stop(self):
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+    def _look(self):
+        from filelock import FileLock, Timeout
+
+        from simsym.engine import compile_lock_path
+
+        if self.stopped.wait(self.AFTER_S) or self.bar.done > self.bar.start_at:
+            return
+        lock = FileLock(compile_lock_path(), thread_local=False)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:  # held: a compile is under way
+            if not self.stopped.is_set():
+                self.bar.note(self.TEXT)
+                self.said = True
+        except OSError:
+            pass
+        else:
+            lock.release()
+
+
 class _Meanwhile:
     """What this process does once the games are played and that does not depend on them: the
     census (it replays the run's first games), and importing statsmodels for the summary and,
@@ -250,18 +299,28 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
 
     with_census = all(s.family in BUILT_IN for s in scenario.strategies)  # it replays in numba
     meanwhile = _Meanwhile(scenario, games, seed, with_census, report_follows)
+    watch = CompileWatch(bar) if engine == "numba" and progress else None
+
+    def on_start():
+        meanwhile.start()
+        if watch is not None:
+            watch.start()
 
     def on_chunk(res, played):
         _save_chunk(chunks, res)
         bar.update(played)
 
+    if watch is not None and (jobs <= 1 or executor != "local"):
+        watch.start()  # no worker processes forked from this one: a thread may run now
     try:
         totals, agg = run_games(scenario, games, seed, jobs=jobs, engine=engine,
                                 chunk_size=manifest["chunk_size"], on_chunk=on_chunk,
                                 search=search, games_dir=games_tmp if save_games else None,
                                 executor=executor, scheduler=scheduler, done=done,
-                                on_start=meanwhile.start)
+                                on_start=on_start)
     finally:
+        if watch is not None:
+            watch.stop()
         bar.close()
     wall = time.perf_counter() - t0
     meanwhile.join()
