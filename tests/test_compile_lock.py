@@ -132,3 +132,22 @@ def test_a_run_waiting_for_a_compile_says_so_above_its_bar(base, tmp_path, monke
     assert CompileWatch.TEXT not in err and "40/40 games" in err
     cold, warm = ((tmp_path / d / "summary.json").read_bytes() for d in ("cold", "warm"))
     assert cold == warm
+
+
+def test_the_watch_starts_once_however_often_it_is_told(tmp_path, monkeypatch):
+    """A Dask run starts the watch before its cluster and again when the cluster's workers
+    exist (run_games' on_start): the second start is a no-op, not a second thread."""
+    import io
+
+    from simsym.run.executor import Progress
+    from simsym.run.job import CompileWatch
+
+    monkeypatch.setattr(CompileWatch, "AFTER_S", 0.0)
+    monkeypatch.setattr(engine, "compile_lock_path", lambda: tmp_path / "compile.lock")
+    out = io.StringIO()
+    watch = CompileWatch(Progress(10, True, stream=out))
+    watch.start()
+    watch.thread.join()
+    watch.start()  # the thread has ended: not started again (RuntimeError otherwise)
+    watch.stop()
+    assert out.getvalue() == ""  # the lock was free: nothing said

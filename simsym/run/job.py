@@ -188,10 +188,13 @@ class CompileWatch:
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._look, name="simsym-compile-watch",
                                        daemon=True)
-        self.said = False
+        self.started = False
 
     def start(self):
-        if not self.thread.is_alive() and not self.stopped.is_set():
+        """Start looking (once: a Dask run calls this before and again once its workers
+        exist)."""
+        if not self.started and not self.stopped.is_set():
+            self.started = True
             self.thread.start()
 
     def stop(self):
@@ -212,7 +215,6 @@ class CompileWatch:
         except Timeout:  # held: a compile is under way
             if not self.stopped.is_set():
                 self.bar.note(self.TEXT)
-                self.said = True
         except OSError:
             pass
         else:
