@@ -197,6 +197,12 @@ def compile_lock_path() -> Path:
             / f"simsym-compile-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock")
 
 
+def compile_lock() -> FileLock:
+    """The lock of compile_lock_path(), as compiled_once takes it (and `simsym run` looks at
+    it: simsym.run.job.CompileWatch)."""
+    return FileLock(compile_lock_path(), thread_local=False)
+
+
 def compiled_once(kernel: str, warm) -> None:
     """Call ``warm()``, a call that compiles the kernels ``kernel`` names (or loads them from
     numba's cache), under a lock shared by the processes of this machine, the first time this
@@ -207,7 +213,7 @@ def compiled_once(kernel: str, warm) -> None:
     lasting past COMPILE_WAIT_S), this process compiles on its own."""
     if kernel in _COMPILED:
         return
-    lock = FileLock(compile_lock_path(), thread_local=False)
+    lock = compile_lock()
     try:
         lock.acquire(timeout=COMPILE_WAIT_S)
     except (OSError, Timeout):

@@ -203,13 +203,13 @@ class CompileWatch:
             self.thread.join()
 
     def _look(self):
-        from filelock import FileLock, Timeout
+        from filelock import Timeout
 
-        from simsym.engine import compile_lock_path
+        from simsym.engine import compile_lock
 
         if self.stopped.wait(self.AFTER_S) or self.bar.done > self.bar.start_at:
             return
-        lock = FileLock(compile_lock_path(), thread_local=False)
+        lock = compile_lock()
         try:
             lock.acquire(timeout=0)
         except Timeout:  # held: a compile is under way
