@@ -164,16 +164,34 @@ def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
 
 
 def _run_chunk(setup: Setup, g0: int, g1: int, progress=None):
+    tb = setup.table()
+    if not setup.lookahead:
+        rows, agg = _play_chunk(setup, tb, G.new_state(tb, 0), g0, g1)
+        if progress is not None:
+            progress[0] += g1 - g0
+        return rows, agg
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    tb = setup.table()
-    if setup.lookahead:
-        LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), LA.new_look(tb), g0, g1,
-                                  setup.scenario.seed, rows, agg, prog)
-    else:
-        G.run_chunk_nb(tb, g0, g1, setup.scenario.seed, rows, agg, prog)
+    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), LA.new_look(tb), g0, g1,
+                              setup.scenario.seed, rows, agg, prog)
     return rows, agg
+
+
+def _play_chunk(setup: Setup, tb, s, g0: int, g1: int):
+    """Games g0..g1-1 of a table without lookahead seats, played in the state ``s`` by the
+    engine's compiled game loop (game_nb.play_until with turn PLAY_CHUNK: no compiled
+    function above it, each of which would compile the engine's code again): (rows,
+    aggregate), views of the chunk's one array (enums CK_* layout)."""
+    n, width = g1 - g0, setup.row_size
+    strategies, kinds = len(setup.scenario.strategies), len(setup.scenario.cards)
+    out = np.zeros(E.CK_SIZE + n * width + strategies * kinds * E.AGG_SIZE, np.int64)
+    out[[E.CK_G0, E.CK_G, E.CK_G1, E.CK_SEED, E.CK_ROW, E.CK_NSTRAT]] = \
+        (g0, g0, g1, setup.scenario.seed, width, strategies)
+    G.play_until(tb, s._replace(out=out), np.int64(G.PLAY_CHUNK), np.int64(0))
+    at = E.CK_SIZE + n * width
+    return (out[E.CK_SIZE:at].reshape(n, width),
+            out[at:].reshape(strategies, kinds, E.AGG_SIZE))
 
 
 # --- one compile per machine -----------------------------------------------------------------
@@ -242,17 +260,16 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
         look, agg, progress = LA.new_look(tb), new_agg(setup), np.zeros(1, np.int64)
         compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
             tb, s, look, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg, progress))
-    else:  # a game played twice: the state is made anew by each
-        compiled_once("logged", lambda: G.play_game_nb(tb, s, g0, seed,
-                                                       np.zeros(setup.row_size, np.int64)))
-    for g in range(g0, g1):
-        row = np.zeros(setup.row_size, np.int64)
-        if setup.lookahead:  # a chunk of one game: the lookahead's one compiled function
+    else:  # the engine's, as run_chunk's (a chunk of no games)
+        compiled_once("greedy", lambda: _play_chunk(setup, tb, s, g0, g0))
+    for g in range(g0, g1):  # a chunk of one game each
+        if setup.lookahead:
+            row = np.zeros(setup.row_size, np.int64)
             LA.run_chunk_lookahead_nb(tb, s, look, g, g + 1, seed, row.reshape(1, -1), agg,
                                       progress)
-            n = int(s.sc[E.GS_NEV])
         else:
-            n = G.play_game_nb(tb, s, g, seed, row)
+            row = _play_chunk(setup, tb, s, g, g + 1)[0][0]
+        n = int(s.sc[E.GS_NEV])
         if n >= max_events:
             raise RuntimeError(f"game {g} logged more than {max_events} events")
         yield s.ev[:n].copy(), row, s.cs.copy()

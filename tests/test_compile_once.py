@@ -50,12 +50,14 @@ def test_every_entry_point_shares_one_compiled_search(base):
                     search_nb.best_score_above_ws, search_nb.best_play_ws,
                     search_nb.best_play_hint_ws):
         assert len(_signatures(wrapper)) <= 1, wrapper.__name__
-    # The game kernel: each function compiled on its own, once each (play_game_nb is
-    # inlined into its callers, and compiled once more for Python). play_until plays a game
-    # with the phases inlined (_step); step, the same for one phase, serves the lookahead.
+    # The game kernel: each function compiled on its own, once each. play_until plays a game
+    # with the phases inlined (_step), and the engine's chunks of games (run_chunk and the
+    # logged games call it from Python: no compiled function above it); step, the same for
+    # one phase, serves the lookahead.
     for f in (G.setup, G.deal, G.amphorae_phase, G.record, G.play_until,
               G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
-              G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G.play_game_nb,
+              G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G._chunk_next,
+              G._chunk_record,
               G._hsearch_a, G._search_a, G._ae_above_a, all_equal_above_ws,
               social_above_ws, ae_prep, ae_may_beat_with, G._take_offer, G._may_play):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))

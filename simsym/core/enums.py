@@ -18,6 +18,7 @@ never compiles or loads a kernel. Each layout has a prefix of its own:
 | ``CS_`` | per seat and kind card statistics of a game | game_nb |
 | ``ROW_`` | per-game result row | game_nb |
 | ``AGG_`` | per strategy and kind aggregate of a chunk | game_nb |
+| ``CK_`` | a chunk of games in one call: its scalars, rows and aggregate | simsym.engine |
 | ``MEMO_`` | per-seat memo of hand searches | game_nb |
 | ``BT_``, ``BTR_``, ``BTS_`` | trade-candidate bound table, its rows, its scratch | game_nb |
 
@@ -233,6 +234,17 @@ AGG_TRADED = 11  # received by trade (count)
 AGG_HELD_UNPLAYED_N = 12  # player-games where held but never played ("dead")
 AGG_SIZE = 13
 WIN_UNITS = 60  # divisible by 1..6: tied wins stay whole numbers
+
+# --- a chunk of games played in one call (``State.out``, int64; simsym.engine.run_chunk) -----
+# These scalars, then the chunk's per-game rows (games x CK_ROW, ROW_ layout) and its
+# aggregate (CK_NSTRAT x kinds x AGG_SIZE).
+CK_G0 = 0  # the chunk's first game
+CK_G = 1  # the game being played (the next one to start)
+CK_G1 = 2  # one past the chunk's last game
+CK_SEED = 3  # the run's seed
+CK_ROW = 4  # entries of a row
+CK_NSTRAT = 5  # the aggregate's strategies
+CK_SIZE = 6
 
 ALL_TYPES = 7  # the type mask of every Symposion type
 

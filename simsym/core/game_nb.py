@@ -1,7 +1,8 @@
 """Whole games in numba: docs/game-engine.md, implemented over flat integer arrays.
 
-One call of :func:`run_chunk_nb` plays games ``g0 .. g1-1`` and writes per-game rows and
-aggregate counts into arrays the caller allocated. Game ``g`` depends on (seed, g) alone.
+One call of :func:`play_until` with turn ``PLAY_CHUNK`` plays the games ``g0 .. g1-1`` of
+the state's chunk (``State.out``) and writes their per-game rows and aggregate counts there
+(simsym.engine.run_chunk allocates it). Game ``g`` depends on (seed, g) alone.
 The plain-Python statement of the same contract is simsym/reference/game.py, and this module
 follows it phase by phase: :func:`setup`, :func:`end_check`, :func:`amphorae_phase`,
 :func:`symposiarch_phase` (the discards and redraws), :func:`trading`,
@@ -68,6 +69,7 @@ from simsym.core.enums import (
     WIN_UNITS,
 )
 from simsym.core.enums import (
+    AGG_SIZE, CK_G, CK_G0, CK_G1, CK_NSTRAT, CK_ROW, CK_SEED, CK_SIZE,
     FAM_LOOKAHEAD, GS_LA_F0, GS_LA_NF, GS_LA_PEND, GS_LA_Q, GS_LA_QG, GS_LA_QH, GS_LA_QI,
     GS_LA_QW, GS_LA_QX, GS_LA_QX2,
 )
@@ -77,7 +79,7 @@ from simsym.core.allequal_nb import (
 from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
-    G_TYPE, MODE_PLAY, U, best_play_hint_ws, best_play_ws, best_score_above_ws, workspace_size,
+    G_TYPE, MODE_PLAY, U, _carve, best_play_hint_ws, best_play_ws, best_score_above_ws, workspace_size,
     write_no_play,
 )
 
@@ -141,6 +143,8 @@ State = namedtuple("State", (
     #          the all-equal first test's, allequal_nb.ae_prep)
     "mark",  # int64 (K,): per kind, who holds it, while a trade attempt lists its
     #          candidates (all 0 otherwise)
+    "out",  # int64: the chunk of games play_until(PLAY_CHUNK) plays, its rows and aggregate
+    #         (CK_* layout; simsym.engine gives it; new_state's holds an empty chunk)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
 
@@ -185,7 +189,8 @@ def new_state(tb, maxev):
                  np.zeros(RES_SIZE, np.int64),
                  np.zeros(max(workspace_size(H), ae_workspace_size(H), social_workspace_size(H)),
                           np.int64),
-                 np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64), np.zeros(K, np.int64))
+                 np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64), np.zeros(K, np.int64),
+                 np.zeros(CK_SIZE, np.int64))
 
 
 @njit(**NO_RC)
@@ -1161,20 +1166,60 @@ def deal(tb, s):
 # --- spec 5: a turn --------------------------------------------------------------------------
 
 ONE_STEP = -2  # play_until's turn for "one phase only" (what step does)
+PLAY_CHUNK = -3  # play_until's turn for "the games of the state's chunk" (s.out)
 
 
 @njit(**NO_RC)
 def play_until(tb, s, turn, at):
     """Play on from the state's phase boundary until it stands at phase ``at`` of turn
     ``turn``, or to the end of the game (turn -1, or a point it never reaches); turn
-    ONE_STEP plays the one phase the state stands at."""
+    ONE_STEP plays the one phase the state stands at.
+
+    Turn PLAY_CHUNK plays the games of the state's chunk (``s.out``, CK_* layout) from their
+    start instead, each one recorded into the chunk's rows and aggregate (simsym.engine's
+    run_chunk). The engine's one compiled game loop serves games, chunks, rollouts and
+    single steps: every compiled function above it would optimise and compile all of the
+    engine's code once more (~6 s of the cold compile each, docs/performance.md)."""
     sc = s.sc
-    while sc[GS_AT] != AT_OVER:
-        if sc[GS_TURN] == turn and sc[GS_AT] == at:
+    if turn == PLAY_CHUNK and not _chunk_next(tb, s):
+        return
+    while True:
+        if sc[GS_AT] == AT_OVER:
+            if turn != PLAY_CHUNK:
+                return
+            _chunk_record(tb, s)
+            if not _chunk_next(tb, s):
+                return
+        elif sc[GS_TURN] == turn and sc[GS_AT] == at:
             return
         _step(tb, s)
         if turn == ONE_STEP:
             return
+
+
+@njit(**NO_RC)
+def _chunk_next(tb, s):
+    """Set up the chunk's next game, if any is left (whether one is)."""
+    out = s.out
+    g = out[CK_G]
+    if g >= out[CK_G1]:
+        return False
+    setup(tb, s, g, out[CK_SEED])
+    return True
+
+
+@njit(**NO_RC)
+def _chunk_record(tb, s):
+    """The chunk's game just played: its row, its card counts into the aggregate."""
+    out = s.out
+    g = out[CK_G]
+    n = out[CK_G1] - out[CK_G0]
+    width = out[CK_ROW]
+    row = _carve(out, CK_SIZE + (g - out[CK_G0]) * width, (width,))
+    agg = _carve(out, CK_SIZE + n * width, (out[CK_NSTRAT], tb.kinds.shape[0], AGG_SIZE))
+    record(tb, s, row)
+    accumulate_nb(s.cs, row, tb.gp[GP_PLAYERS], agg, s.tmp, s.tmp2)
+    out[CK_G] = g + 1
 
 
 @njit(**NO_RC_INLINE)
@@ -1857,16 +1902,6 @@ def record(tb, s, row):
             row[ROW_FIXED + 3 * P + 3 * i + t] = s.by_type[i, t]
 
 
-@njit(**NO_RC_INLINE)
-def play_game_nb(tb, s, g, seed, row):
-    """Play game ``g`` in the state ``s`` (reset first) and report it into ``row`` and
-    s.cs; returns the number of events logged."""
-    setup(tb, s, g, seed)
-    play_until(tb, s, np.int64(-1), np.int64(-1))
-    record(tb, s, row)
-    return s.sc[GS_NEV]
-
-
 @njit(**NO_RC)
 def win_units_nb(scores, P, out):
     best = scores[0]
@@ -1911,18 +1946,3 @@ def accumulate_nb(cs, row, P, agg, scores, units):
             agg[U(st), U(k), AGG_END] += cs[U(i), U(k), CS_END]
             agg[U(st), U(k), AGG_DISCARDED] += cs[U(i), U(k), CS_DISCARDED]
             agg[U(st), U(k), AGG_TRADED] += cs[U(i), U(k), CS_RECEIVED]
-
-
-@njit(**WITH_RC)
-def run_chunk_nb(tb, g0, g1, seed, rows, agg, progress):
-    """Play games g0..g1-1: per-game rows into ``rows``, card counts added into ``agg``. One
-    state serves the whole chunk."""
-    P = tb.gp[GP_PLAYERS]
-    s = new_state(tb, np.int64(0))
-    units = np.zeros(P, np.int64)
-    scores = np.zeros(P, np.int64)
-    for g in range(g0, g1):
-        row = rows[g - g0]
-        play_game_nb(tb, s, g, seed, row)
-        accumulate_nb(s.cs, row, P, agg, scores, units)
-        progress[0] += 1

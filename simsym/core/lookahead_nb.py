@@ -6,7 +6,7 @@ decisions, game for game (tests/test_lookahead_engines.py).
 * The parts that do not depend on the game state: the rollout streams
   (:func:`rollout_stream_nb`), the determinization of the cards a seat cannot see
   (:func:`determinize_nb`), the value of a finished rollout and the halving schedule.
-* The player: :func:`play_lookahead_nb` plays a game as game_nb.play_game_nb does, phase by
+* The player: :func:`play_lookahead_nb` plays a game as game_nb.play_until does, phase by
   phase, but when a lookahead seat is to choose its Symposiarch discards, its Symposion or its
   Komos discards it lists the candidates (:func:`_symposiarch`, :func:`_symposion`,
   :func:`_komos`) and searches (:func:`_decide`): per iteration one determinized copy of the
@@ -406,8 +406,9 @@ def _komos(tb, s, lk, a):
 
 @njit(**NO_RC_INLINE)
 def play_lookahead_nb(tb, s, lk, g, seed, row):
-    """play_game_nb for tables with lookahead seats: the same game, but at each decision of
-    a lookahead seat the engine searches (docs 6.6) instead of taking greedy's choice.
+    """One game (set up, played, recorded into ``row``) for tables with lookahead seats: the
+    same game as game_nb.play_until's, but at each decision of a lookahead seat the engine
+    searches (docs 6.6) instead of taking greedy's choice.
 
     One call site each for the search (_decide), its application (_apply) and the plain
     phases (step, which plays trading too): numba copies an inlined function once per call
@@ -462,9 +463,9 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
 
 @njit(**NO_RC)
 def run_chunk_lookahead_nb(tb, s, lk, g0, g1, seed, rows, agg, progress):
-    """run_chunk_nb for tables with lookahead seats, in the caller's state ``s`` and
-    workspace ``lk`` (new_state(tb, maxev), new_look(tb)): the one compiled function above
-    the game loop."""
+    """A chunk of games (game_nb.play_until's PLAY_CHUNK) for tables with lookahead seats, in
+    the caller's state ``s`` and workspace ``lk`` (new_state(tb, maxev), new_look(tb)): the
+    one compiled function above the game loop."""
     P = tb.gp[GP_PLAYERS]
     for g in range(g0, g1):
         row = rows[g - g0]
