@@ -79,8 +79,8 @@ from simsym.core.allequal_nb import (
 from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
-    G_TYPE, MODE_PLAY, U, _carve, best_play_hint_ws, best_play_ws, best_score_above_ws, workspace_size,
-    write_no_play,
+    G_TYPE, MODE_PLAY, U, _carve, best_play_hint_ws, best_play_ws, best_score_above_ws,
+    workspace_size, write_no_play,
 )
 
 # Reference counting. numba increfs every array of a record when a function it has not
