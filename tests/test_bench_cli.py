@@ -31,6 +31,16 @@ def test_bench_json_carries_the_headline_figures():
     assert figs["engine"]["summaries_identical"] is True
 
 
+@pytest.mark.parametrize("option", ["--hands", "--ref-hands", "--reps", "--games",
+                                    "--ref-games"])
+def test_a_count_below_one_is_a_usage_error(option):
+    """0 hands or games used to end in a traceback (an empty median, a division by zero)."""
+    r = CliRunner().invoke(main, ["bench", option, "0"])
+    assert r.exit_code == 2
+    assert option in r.output and "0 is not in the range x>=1" in r.output
+    assert "Traceback" not in r.output
+
+
 @pytest.mark.slow
 def test_bench_table_reports_targets():
     r = CliRunner().invoke(main, ["bench", *SMALL])

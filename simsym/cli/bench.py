@@ -31,14 +31,16 @@ def headline(figs: dict) -> dict:
 
 @click.command()
 @scenario_option
-@click.option("--hands", default=2000, show_default=True, help="9-card hands for the search.")
-@click.option("--ref-hands", default=30, show_default=True,
+@click.option("--hands", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="9-card hands for the search.")
+@click.option("--ref-hands", default=30, show_default=True, type=click.IntRange(min=1),
               help="Of those, how many the (slow) brute-force reference also searches.")
-@click.option("--reps", default=50, show_default=True, help="Repeats of each hand when timing.")
-@click.option("--games", default=4000, show_default=True,
+@click.option("--reps", default=50, show_default=True, type=click.IntRange(min=1),
+              help="Repeats of each hand when timing.")
+@click.option("--games", default=4000, show_default=True, type=click.IntRange(min=1),
               help="Games per process for the engine figures (rates come from runs of this "
                    "many and three times as many, so start-up cancels out).")
-@click.option("--ref-games", default=2, show_default=True,
+@click.option("--ref-games", default=2, show_default=True, type=click.IntRange(min=1),
               help="Games the pure-Python reference engine plays (about 15 s each).")
 @click.option("--million", is_flag=True,
               help="Also time a 1,000,000-game `simsym run` and its peak memory (minutes).")
