@@ -85,6 +85,11 @@ class Setup:
         return E.ROW_FIXED + 6 * self.players
 
     @property
+    def agg_shape(self) -> tuple[int, int, int]:
+        """The per strategy and kind aggregate of a chunk: (strategies, kinds, AGG_SIZE)."""
+        return len(self.scenario.strategies), len(self.scenario.cards), E.AGG_SIZE
+
+    @property
     def lookahead(self) -> bool:
         """Whether a seat searches (docs 6.6): such tables run the lookahead's game loop."""
         return any(s.family == "lookahead" for s in self.scenario.strategies)
@@ -152,8 +157,7 @@ def setup_for(scenario: Scenario) -> Setup:
 
 
 def new_agg(setup: Setup) -> np.ndarray:
-    return np.zeros((len(setup.scenario.strategies), len(setup.scenario.cards), E.AGG_SIZE),
-                    np.int64)
+    return np.zeros(setup.agg_shape, np.int64)
 
 
 def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
@@ -184,14 +188,13 @@ def _play_chunk(setup: Setup, tb, s, g0: int, g1: int):
     function above it, each of which would compile the engine's code again): (rows,
     aggregate), views of the chunk's one array (enums CK_* layout)."""
     n, width = g1 - g0, setup.row_size
-    strategies, kinds = len(setup.scenario.strategies), len(setup.scenario.cards)
-    out = np.zeros(E.CK_SIZE + n * width + strategies * kinds * E.AGG_SIZE, np.int64)
+    shape = setup.agg_shape
+    out = np.zeros(E.CK_SIZE + n * width + int(np.prod(shape)), np.int64)
     out[[E.CK_G0, E.CK_G, E.CK_G1, E.CK_SEED, E.CK_ROW, E.CK_NSTRAT]] = \
-        (g0, g0, g1, setup.scenario.seed, width, strategies)
+        (g0, g0, g1, setup.scenario.seed, width, shape[0])
     G.play_until(tb, s._replace(out=out), np.int64(G.PLAY_CHUNK), np.int64(0))
     at = E.CK_SIZE + n * width
-    return (out[E.CK_SIZE:at].reshape(n, width),
-            out[at:].reshape(strategies, kinds, E.AGG_SIZE))
+    return out[E.CK_SIZE:at].reshape(n, width), out[at:].reshape(shape)
 
 
 # --- one compile per machine -----------------------------------------------------------------
