@@ -142,3 +142,23 @@ def test_ties_share_the_win():
 
     u = win_units(np.array([[10, 10, 3, 10], [5, 1, 1, 1], [2, 2, 2, 2]]))
     assert u.tolist() == [[20, 20, 0, 20], [60, 0, 0, 0], [15, 15, 15, 15]]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 30, 300])
+def test_discard_order_is_keep_ascending_then_kind_descending(n):
+    """docs 6.1's discard order, by hand: positions sorted by keep value (lowest first), then
+    by kind (highest first), copies of one kind in hand order; 300 cards take the unpacked
+    path."""
+    from simsym.core.game_nb import _discard_order
+    rng = np.random.default_rng(n)
+    keep = rng.integers(-3, 1200, 40)
+    keep[5] = keep[6] = keep[7]  # ties on keep, broken by kind
+    kinds = rng.integers(0, 40, n).astype(np.int64)
+    order = np.full(n + 1, -7, np.int64)
+    _discard_order(kinds, n, keep, order)
+    want = sorted(range(n), key=lambda q: (keep[kinds[q]], -kinds[q], q))
+    assert order[:n].tolist() == want
+    assert order[n] == -7
+    four = np.zeros(4, np.int64)
+    _discard_order(np.array([5, 7, 6, 7], np.int64), 4, keep, four)
+    assert four.tolist() == [1, 3, 2, 0]  # keep ties: kind 7 (two copies), 6, then 5

@@ -431,8 +431,22 @@ def _sort(a, n):
 
 @njit(**NO_RC)
 def _discard_order(kinds_list, n, keep, order):
-    """order[:n] = positions 0..n-1 of kinds_list sorted by keep asc, then kind desc.
-    (Indices as U(...): positions and kinds are never negative, so no wraparound code.)"""
+    """order[:n] = positions 0..n-1 of kinds_list sorted by keep asc, then kind desc (equal
+    kinds in position order). (Indices as U(...): positions and kinds are never negative, so
+    no wraparound code.)
+
+    The three keys packed in one word per position, sorted as plain integers: keep << 32,
+    then 2**24 - 1 - kind, then the position in 8 bits (keep values are small, kinds fewer
+    than 2**24: simsym.strategies and the card encoding bound them). A hand of more than
+    255 cards is sorted through _before instead."""
+    if n <= 255:
+        for i in range(n):
+            k = kinds_list[U(i)]
+            order[U(i)] = (keep[U(k)] << 32) | ((0xFFFFFF - k) << 8) | i
+        _sort(order, n)
+        for i in range(n):
+            order[U(i)] &= 0xFF
+        return
     for i in range(n):
         order[U(i)] = i
     for i in range(1, n):
@@ -791,6 +805,7 @@ def _bound_prep(bt, scr, H, m, types):
             scr[U(dp + c)] = BT_NEG
         base = 0
         nvint = 0
+        reach = 0  # the most wine the cards so far bring: dp is BT_NEG above it
         for q in range(m):
             row = _bt_row(H[q], g)
             if bt[U(row + BTR_JOIN)] == 0 or not _requirements_reachable(bt, row, women, cap):
@@ -800,10 +815,12 @@ def _bound_prep(bt, scr, H, m, types):
                 continue
             nw = bt[U(row + BTR_NW)]
             base += nw
-            if bt[U(row + BTR_MCW)] == 0:
+            mcw = bt[U(row + BTR_MCW)]
+            if mcw == 0:
                 continue
             no = bt[U(row + BTR_NO)]
-            for c in range(cap, 0, -1):
+            reach = min(reach + mcw, cap)
+            for c in range(reach, 0, -1):
                 b = scr[U(dp + c)]
                 for j in range(no):
                     cw = bt[U(row + BTR_OPT + 2 * j)]
@@ -1416,8 +1433,8 @@ def _attempt_run(tb, s, i, excl):
     tmp2 = s.tmp2
     # The candidates (docs 6.5): the first trade_candidates kinds of the seat's table that
     # it does not hold and that are not all in the discard pile, into cw[:nc]; cw[half + j]
-    # is 1 when a seat the offer would ask (_offer: another seat but excl, that trades)
-    # holds candidate j.
+    # is the mask (2 << h) of the seats h the offer would ask (_offer: another seat but excl,
+    # that trades) that hold candidate j, 0 when none does.
     cand = tb.cand_table[s.strat[i]]
     dcount = s.dcount
     copies = tb.copies
@@ -1425,27 +1442,27 @@ def _attempt_run(tb, s, i, excl):
     P = tb.gp[GP_PLAYERS]
     cw = s.queue
     half = H.shape[0]  # cw holds 2 x half entries
-    # mark[k]: 2 when seat i holds kind k, else 1 when a seat the offer asks does.
+    # mark[k]: 1 when seat i holds kind k, else the mask of the seats the offer asks that do.
     # (Indices as U(...): cards and kinds are never negative, so no wraparound code.)
     mark = s.mark
     for h in range(P):
         if h != i and _asked(tb, s, h, excl):
             for q in range(s.hn[h]):
-                mark[U(s.hands[h, q])] = 1
+                mark[U(s.hands[h, q])] |= 2 << h
     for q in range(n):
-        mark[U(H[q])] = 2
+        mark[U(H[q])] = 1
     nc = 0
     nheld = 0
     for r in range(cand.shape[0]):
         if nc >= tc:
             break
         w = cand[r]
-        if dcount[U(w)] >= copies[U(w)] or mark[U(w)] == 2:
+        if dcount[U(w)] >= copies[U(w)] or mark[U(w)] == 1:
             continue
         held = mark[U(w)]
         cw[U(nc)] = w
         cw[U(half + nc)] = held
-        nheld += held
+        nheld |= held
         nc += 1
     for h in range(P):
         for q in range(s.hn[h]):
@@ -1486,7 +1503,7 @@ def _attempt_run(tb, s, i, excl):
             takers[j] = -2
             some = True
             continue
-        tk, t2j = _first_taker(tb, s, i, excl, cw[j], x)
+        tk, t2j = _first_taker(tb, s, i, cw[half + j], cw[j], x)
         takers[j] = tk
         cw[half + j] = t2j + 1
         if tk != -1:
@@ -1598,16 +1615,18 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
 
 
 @njit(**NO_RC_INLINE)
-def _first_taker(tb, s, i, excl, wstar, x):
+def _first_taker(tb, s, i, holders, wstar, x):
     """The seat _offer would swap with for x against w* (no x2) when no lookahead seat is
     asked on the way: (that seat or -1 when every seat asked refuses, _accepts's bound on its
     T'); (-2, 0) when a lookahead seat would be asked (its answer is only known through
-    _offer). Changes nothing but the seats' search memos. Inlined: a compiled function of
-    its own would link and optimise the whole search again (~4 s of cold compile)."""
+    _offer). ``holders``: the mask (2 << h) of the seats h _offer asks for w* (_asks), from
+    the attempt's listing. Changes nothing but the seats' search memos. Inlined: a compiled
+    function of its own would link and optimise the whole search again (~4 s of cold
+    compile)."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
         h = _seat_after(i, step_, P)
-        if not _asks(tb, s, h, excl, wstar):
+        if not (holders >> (h + 1)) & 1:
             continue
         if tb.strat_params[U(s.strat[h]), SP_FAMILY] == FAM_LOOKAHEAD:
             return np.int64(-2), np.int64(0)
