@@ -44,7 +44,12 @@ def test_every_entry_point_shares_one_compiled_search(base):
     G.play_until(tb, src, 2, E.AT_KOMOS)
     G.rollout_nb(tb, src, dst, np.array(src.seat_strat), src.rng[0])
 
-    sigs = _signatures(search_nb._best_core)
+    # The search is compiled once, inlined into its C-ABI entry (a cfunc of one C signature,
+    # search_nb.search_symbol), which every compiled caller reaches through its symbol: none
+    # compiles _best_core on its own or links its code.
+    assert len(_signatures(search_nb._best_core)) == 0
+    (cf,) = search_nb._SEARCH_CFUNC
+    sigs = _signatures(cf)
     assert len(sigs) == 1, f"the search kernel was compiled for {len(sigs)} signatures: {sigs}"
     for wrapper in (search_nb.best_symposion_ws, search_nb.best_symposion_hint_ws,
                     search_nb.best_score_above_ws, search_nb.best_play_ws,
@@ -121,3 +126,29 @@ def test_no_kernel_is_compiled_for_a_constant(base):
         if bad:
             literal[d.__name__] = bad
     assert not literal, literal
+
+
+SYMBOL_LATE = """
+import llvmlite.binding as llvm
+from simsym.core import search_nb
+from simsym.engine import run_chunk, setup_for
+from simsym.scenario import BASE_SCENARIO, load_scenario
+assert llvm.address_of_symbol(search_nb.SEARCH_SYMBOL) is None, "registered at import"
+rows, _ = run_chunk(setup_for(load_scenario(BASE_SCENARIO)), 0, 3)
+assert llvm.address_of_symbol(search_nb.SEARCH_SYMBOL), "not registered"
+print(rows.tolist())
+"""
+
+
+def test_the_search_symbol_is_registered_when_kernels_first_load(base):
+    """Importing the kernels compiles nothing; the engine's kernels, loaded from numba's cache
+    (warm from the test above) in a fresh process, find the search's symbol registered before
+    they link to it, and play the same games as in this process."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", SYMBOL_LATE], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows, _ = run_chunk(setup_for(base), 0, 3)
+    assert r.stdout.strip() == str(rows.tolist())

@@ -59,20 +59,23 @@ def short_name(mangled: str) -> str:
 
 def write_perf_map(path: str) -> set[str]:
     """perf's symbol map for every function in the compiled libraries of game_nb's kernels
-    (and whatever they link in); returns the names it gives."""
+    (and whatever they link in) and of the search's C-ABI entry, which they call through its
+    symbol (search_nb.search_symbol); returns the names it gives."""
     import simsym.core.game_nb as G
+    import simsym.core.search_nb as S
 
+    libs = [cres.library for name in dir(G)
+            for cres in getattr(getattr(G, name), "overloads", {}).values()]
+    S.search_symbol()
+    libs += [cf._library for cf in S._SEARCH_CFUNC]
     addrs = set()
-    for name in dir(G):
-        disp = getattr(G, name)
-        for cres in getattr(disp, "overloads", {}).values():
-            lib = cres.library
-            for fn in lib._final_module.functions:
-                if fn.is_declaration:
-                    continue
-                addr = lib.get_pointer_to_function(fn.name)
-                if addr:
-                    addrs.add((addr, short_name(fn.name)))
+    for lib in libs:
+        for fn in lib._final_module.functions:
+            if fn.is_declaration:
+                continue
+            addr = lib.get_pointer_to_function(fn.name)
+            if addr:
+                addrs.add((addr, short_name(fn.name)))
     addrs = sorted(addrs)
     with open(path, "w") as fh:
         for i, (addr, fname) in enumerate(addrs):

@@ -43,6 +43,11 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
   to a part or read from the record costs an atomic increment and decrement). With either
   missing the search measured 2 to 3.5 times slower (docs/performance.md).
+* ``_best_core`` is itself inlined into one C-ABI function, a numba cfunc registered with
+  LLVM as the symbol ``simsym_best_core`` (``search_symbol``, at the end of this module),
+  which the entry points below reach through ``_best_core_x``: the search is compiled once
+  per cache, not once more in every compiled function above it (docs/performance.md,
+  twenty-eighth session).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join, its walk states per type already packed and ordered, the groups' bounds a lane
   per group) is read from the card table's derived columns (enums.CF_OKI ..., CF_ST,
@@ -646,7 +651,7 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
 def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
-    _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
+    _best_core_x(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
                np.int64(-1), np.int64(MODE_FULL))
 
 
@@ -655,7 +660,7 @@ def best_play_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_ws`, writing only the play: ``res[RES_SCORE]``, ``RES_TYPE``,
     ``RES_MASK`` and ``RES_NCARDS`` (the same values; the rest of ``res`` is left as it
     was). What the engine reads, without rebuilding each card's option and E split."""
-    _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
+    _best_core_x(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
                np.int64(-1), np.int64(MODE_PLAY))
 
 
@@ -682,9 +687,9 @@ def _hint_core(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws, 
     req = np.int64(required_mask)
     types = np.int64(type_mask)
     if floor >= 0:
-        if _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(floor), mode) >= 0:
+        if _best_core_x(hand, n, kinds, rules, req, types, res, ws, np.int64(floor), mode) >= 0:
             return
-    _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), mode)
+    _best_core_x(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), mode)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -693,12 +698,12 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
     when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
     answer is not -1 it equals the score :func:`best_symposion_ws` would find. Only
     ``res[RES_SCORE]`` and ``res[RES_TYPE]`` are written."""
-    return _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
+    return _best_core_x(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
                       ws, np.int64(floor), np.int64(MODE_SCORE))
 
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, mode):
     """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
     above it. ``mode`` (MODE_*): what it writes into res. Returns the best score found, or
@@ -1464,3 +1469,114 @@ def _write_result(w, n, kinds, rules, best, res):
 
 
 assert MAX_HAND <= 62
+
+
+# --- the search behind a C-ABI symbol -------------------------------------------------------
+# numba links the code of every compiled function a compiled function calls into its module,
+# and LLVM optimises and compiles it there again: the search's ~36 KB was compiled once for
+# itself and once more in each compiled level above it (the gateways, _hsearch_a, _attempt,
+# play_until; docs/performance.md). The engine reaches it instead through one C-ABI function,
+# ``simsym_best_core``: _best_core inlined into a numba cfunc, compiled (or loaded from numba's
+# cache) once per process by search_symbol() and registered with LLVM under that name. A
+# caller's module only declares it (_best_core_x), and its cached machine code is linked to it
+# when loaded. search_symbol() runs at the first compile of such a caller (the intrinsic's
+# typing) and before any simsym kernel is loaded from numba's cache (simsym.core's hook on
+# Cache.load_overload), so it is never needed at import.
+SEARCH_SYMBOL = "simsym_best_core"
+
+
+def _best_core_c(hand_p, n, kinds_p, nk, nc, rules_p, nr, req, types_, res_p, nres, ws_p, nws,
+                 floor, mode):
+    """_best_core over the caller's memory: int64 pointers and their shapes."""
+    return _best_core(_view(hand_p, (n,)), n, _view(kinds_p, (nk, nc)), _view(rules_p, (nr,)),
+                      req, types_, _view(res_p, (nres,)), _view(ws_p, (nws,)), floor, mode)
+
+
+_SEARCH_CFUNC = []  # the registered cfunc, once made (kept alive: LLVM holds its address)
+_SEARCH_BUSY = []  # non-empty while search_symbol() makes it (its own cache load re-enters)
+
+if _numba_config.DISABLE_JIT:
+    _best_core_x = _best_core
+
+    def search_symbol():
+        """Nothing to register in python mode."""
+else:
+    import llvmlite.binding as _llvm
+    from llvmlite import ir as _llir
+    from numba import cfunc as _cfunc
+
+    _P64 = types.CPointer(types.int64)
+    _C_SIG = types.int64(_P64, types.int64, _P64, types.int64, types.int64, _P64, types.int64,
+                         types.int64, types.int64, _P64, types.int64, _P64, types.int64,
+                         types.int64, types.int64)
+
+    def search_symbol():
+        """Make SEARCH_SYMBOL callable in this process (once): the cfunc over _best_core,
+        compiled or loaded from numba's cache, registered with LLVM."""
+        if _SEARCH_CFUNC or _SEARCH_BUSY:
+            return
+        _SEARCH_BUSY.append(True)
+        try:
+            cf = _cfunc(_C_SIG, cache=True, _nrt=False)(_best_core_c)
+            _llvm.add_symbol(SEARCH_SYMBOL, cf.address)
+            _SEARCH_CFUNC.append(cf)
+        finally:
+            _SEARCH_BUSY.clear()
+
+    @intrinsic
+    def _view(typingctx, ptr, shape):
+        """The C-ordered int64 array of ``shape`` at ``ptr`` (numba's carray without a
+        reference count, which the search compiles without: the memory is the caller's)."""
+        if not (isinstance(ptr, types.CPointer) and ptr.dtype == types.int64
+                and isinstance(shape, types.BaseTuple)):
+            return None
+        rettype = types.Array(types.int64, len(shape), 'C')
+
+        def codegen(context, builder, sig, args):
+            out = make_array(sig.return_type)(context, builder)
+            intp = context.get_value_type(types.intp)
+            dims = [builder.sext(d, intp) if d.type.width < intp.width else d
+                    for d in cgutils.unpack_tuple(builder, args[1])]
+            strides = []
+            step = context.get_constant(types.intp, 8)
+            for d in reversed(dims):
+                strides.insert(0, step)
+                step = builder.mul(step, d)
+            populate_array(out, data=args[0], shape=dims, strides=strides,
+                           itemsize=context.get_constant(types.intp, 8), meminfo=None)
+            return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+        return rettype(ptr, shape), codegen
+
+    @intrinsic
+    def _best_core_x(typingctx, hand, n, kinds, rules, req, types_, res, ws, floor, mode):
+        """_best_core through SEARCH_SYMBOL: the caller's module declares the search instead
+        of linking its code. The arrays must be C-contiguous int64 (numba's 'C' layout)."""
+        for a, nd in ((hand, 1), (kinds, 2), (rules, 1), (res, 1), (ws, 1)):
+            if not (isinstance(a, types.Array) and a.ndim == nd and a.layout == 'C'
+                    and a.dtype == types.int64):
+                return None
+        for a in (n, req, types_, floor, mode):
+            if not isinstance(a, types.Integer):
+                return None
+        search_symbol()  # this compile's machine code will call it
+
+        def codegen(context, builder, sig, args):
+            i64 = _llir.IntType(64)
+            p64 = i64.as_pointer()
+            fnty = _llir.FunctionType(i64, [p64, i64, p64, i64, i64, p64, i64, i64, i64, p64,
+                                            i64, p64, i64, i64, i64])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, SEARCH_SYMBOL)
+            hand_a, kinds_a, rules_a, res_a, ws_a = [
+                make_array(sig.args[i])(context, builder, args[i]) for i in (0, 2, 3, 6, 7)]
+            kshape = cgutils.unpack_tuple(builder, kinds_a.shape, 2)
+
+            def i(k):  # a scalar argument as int64
+                return context.cast(builder, args[k], sig.args[k], types.int64)
+
+            def length(a):
+                return cgutils.unpack_tuple(builder, a.shape, 1)[0]
+
+            return builder.call(fn, [hand_a.data, i(1), kinds_a.data, kshape[0], kshape[1],
+                                     rules_a.data, length(rules_a), i(4), i(5), res_a.data,
+                                     length(res_a), ws_a.data, length(ws_a), i(8), i(9)])
+        return types.int64(hand, n, kinds, rules, req, types_, res, ws, floor, mode), codegen
