@@ -105,6 +105,22 @@ else:
     from numba.cpython.unsafe.numbers import trailing_zeros as _tz
     from numba.np.arrayobj import make_array, populate_array
 
+    def _c_view(context, builder, rettype, data, shape, itemsize, meminfo):
+        """An array value of ``rettype`` (C-ordered) over ``data``, its dimensions the integer
+        tuple value ``shape``: what _carve and _view build."""
+        intp = context.get_value_type(types.intp)
+        dims = [builder.sext(d, intp) if d.type.width < intp.width else d
+                for d in cgutils.unpack_tuple(builder, shape)]
+        strides = []
+        step = itemsize
+        for d in reversed(dims):
+            strides.insert(0, step)
+            step = builder.mul(step, d)
+        out = make_array(rettype)(context, builder)
+        populate_array(out, data=data, shape=dims, strides=strides, itemsize=itemsize,
+                       meminfo=meminfo)
+        return impl_ret_borrowed(context, builder, rettype, out._getvalue())
+
     @intrinsic
     def _carve(typingctx, ws, at, shape):
         """``ws[at:at + size]`` as a C-ordered array of ``shape`` (a tuple of integers; size:
@@ -118,21 +134,12 @@ else:
 
         def codegen(context, builder, sig, args):
             ary = make_array(sig.args[0])(context, builder, args[0])
-            out = make_array(sig.return_type)(context, builder)
             intp = context.get_value_type(types.intp)
-            dims = [builder.sext(d, intp) if d.type.width < intp.width else d
-                    for d in cgutils.unpack_tuple(builder, args[2])]
-            strides = []
-            step = ary.itemsize
-            for d in reversed(dims):
-                strides.insert(0, step)
-                step = builder.mul(step, d)
             at_ = args[1]
             if at_.type.width < intp.width:
                 at_ = builder.sext(at_, intp)
-            populate_array(out, data=builder.gep(ary.data, [at_]), shape=dims, strides=strides,
-                           itemsize=ary.itemsize, meminfo=ary.meminfo)
-            return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+            return _c_view(context, builder, sig.return_type, builder.gep(ary.data, [at_]),
+                           args[2], ary.itemsize, ary.meminfo)
         return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
@@ -1533,18 +1540,8 @@ else:
         rettype = types.Array(types.int64, len(shape), 'C')
 
         def codegen(context, builder, sig, args):
-            out = make_array(sig.return_type)(context, builder)
-            intp = context.get_value_type(types.intp)
-            dims = [builder.sext(d, intp) if d.type.width < intp.width else d
-                    for d in cgutils.unpack_tuple(builder, args[1])]
-            strides = []
-            step = context.get_constant(types.intp, 8)
-            for d in reversed(dims):
-                strides.insert(0, step)
-                step = builder.mul(step, d)
-            populate_array(out, data=args[0], shape=dims, strides=strides,
-                           itemsize=context.get_constant(types.intp, 8), meminfo=None)
-            return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+            return _c_view(context, builder, sig.return_type, args[0], args[1],
+                           context.get_constant(types.intp, 8), None)
         return rettype(ptr, shape), codegen
 
     @intrinsic
