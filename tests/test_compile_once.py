@@ -14,7 +14,7 @@ import numpy as np
 from simsym import bench
 from simsym.core import enums as E
 from simsym.core import game_nb as G
-from simsym.core import search_nb
+from simsym.core import native, search_nb
 from simsym.core.allequal_nb import ae_may_beat_with, ae_prep, all_equal_above_ws
 from simsym.core.social_nb import social_above_ws
 from simsym.engine import play_logged, run_chunk, setup_for
@@ -48,7 +48,7 @@ def test_every_entry_point_shares_one_compiled_search(base):
     # search_nb.search_symbol), which every compiled caller reaches through its symbol: none
     # compiles _best_core on its own or links its code.
     assert len(_signatures(search_nb._best_core)) == 0
-    (cf,) = search_nb._SEARCH_CFUNC
+    cf = native.owner(search_nb.SEARCH_SYMBOL)
     sigs = _signatures(cf)
     assert len(sigs) == 1, f"the search kernel was compiled for {len(sigs)} signatures: {sigs}"
     for wrapper in (search_nb.best_symposion_ws, search_nb.best_symposion_hint_ws,
@@ -63,8 +63,8 @@ def test_every_entry_point_shares_one_compiled_search(base):
               G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G._chunk_next,
               G._chunk_record,
-              G._hsearch_a, G._search_a, G._ae_above_a, all_equal_above_ws,
-              social_above_ws, ae_prep, ae_may_beat_with, G._take_offer, G._may_play):
+              G._hsearch_a, G._search_a, all_equal_above_ws, social_above_ws, ae_prep,
+              ae_may_beat_with, G._take_offer, G._may_play, G._bound_prep, G._may_play_rows):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
@@ -130,20 +130,23 @@ def test_no_kernel_is_compiled_for_a_constant(base):
 
 SYMBOL_LATE = """
 import llvmlite.binding as llvm
-from simsym.core import search_nb
+from simsym.core import native, search_nb
 from simsym.engine import run_chunk, setup_for
 from simsym.scenario import BASE_SCENARIO, load_scenario
-assert llvm.address_of_symbol(search_nb.SEARCH_SYMBOL) is None, "registered at import"
+names = native.symbol_names()
+assert search_nb.SEARCH_SYMBOL in names and "simsym_game_nb__attempt" in names, names
+assert not [n for n in names if llvm.address_of_symbol(n)], "registered at import"
 rows, _ = run_chunk(setup_for(load_scenario(BASE_SCENARIO)), 0, 3)
-assert llvm.address_of_symbol(search_nb.SEARCH_SYMBOL), "not registered"
+assert all(llvm.address_of_symbol(n) for n in names), "not registered"
 print(rows.tolist())
 """
 
 
-def test_the_search_symbol_is_registered_when_kernels_first_load(base):
+def test_the_symbols_are_registered_when_kernels_first_load(base):
     """Importing the kernels compiles nothing; the engine's kernels, loaded from numba's cache
-    (warm from the test above) in a fresh process, find the search's symbol registered before
-    they link to it, and play the same games as in this process."""
+    (warm from the test above) in a fresh process, find the symbols they call (the search's,
+    the trade attempt's, ...: simsym.core.native) registered before they link to them, and
+    play the same games as in this process."""
     import subprocess
     import sys
 

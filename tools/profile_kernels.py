@@ -59,15 +59,17 @@ def short_name(mangled: str) -> str:
 
 def write_perf_map(path: str) -> set[str]:
     """perf's symbol map for every function in the compiled libraries of game_nb's kernels
-    (and whatever they link in) and of the search's C-ABI entry, which they call through its
-    symbol (search_nb.search_symbol); returns the names it gives."""
+    (and whatever they link in) and of the kernels they call through symbols (the search's
+    C-ABI entry, the trade attempt, ...: simsym.core.native); returns the names it gives."""
     import simsym.core.game_nb as G
-    import simsym.core.search_nb as S
+    from simsym.core import native
 
     libs = [cres.library for name in dir(G)
             for cres in getattr(getattr(G, name), "overloads", {}).values()]
-    S.search_symbol()
-    libs += [cf._library for cf in S._SEARCH_CFUNC]
+    native.ensure_all()
+    for name in native.symbol_names():
+        owner = native.owner(name)  # a compile result, or the search's cfunc
+        libs.append(getattr(owner, "library", None) or owner._library)
     addrs = set()
     for lib in libs:
         for fn in lib._final_module.functions:

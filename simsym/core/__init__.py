@@ -188,29 +188,28 @@ _NUMBA_LOCATORS = [c for c in caching.CacheImpl._locator_classes
 caching.CacheImpl._locator_classes[:] = [KernelSourcesLocator] + _NUMBA_LOCATORS
 
 
-# --- the search's C-ABI symbol, before a kernel is loaded from numba's cache ------------------
-# A compiled kernel reaches the search through the symbol search_nb.search_symbol() registers
-# (search_nb, "the search behind a C-ABI symbol"). A kernel loaded from numba's cache is linked
-# as it loads, so the symbol must exist first: every load of a simsym kernel's cache makes
-# sure it does.
-def _search_symbol_before_kernel_loads() -> bool:
+# --- the symbols kernels call, before a kernel is loaded from numba's cache --------------------
+# Compiled kernels reach the search and a few big kernels through symbols (simsym.core.native).
+# A kernel loaded from numba's cache is linked as it loads, so the symbols must exist first:
+# every load of a simsym kernel's cache makes sure they do.
+def _symbols_before_kernel_loads() -> bool:
     """Wrap numba's Cache.load_overload so that loading a simsym kernel from the cache first
-    registers the search's symbol; whether it is wrapped (or already was)."""
+    makes the registered symbols callable; whether it is wrapped (or already was)."""
     load_overload = caching.Cache.load_overload
-    if getattr(load_overload, "_simsym_search_symbol", False):
+    if getattr(load_overload, "_simsym_symbols", False):
         return True
 
-    def load_overload_with_search(self, sig, target_context):
+    def load_overload_with_symbols(self, sig, target_context):
         if isinstance(getattr(self._impl, "locator", None), KernelSourcesLocator):
-            from simsym.core.search_nb import search_symbol
+            from simsym.core import native
 
-            search_symbol()
+            native.ensure_all()
         return load_overload(self, sig, target_context)
 
-    load_overload_with_search._simsym_search_symbol = True
-    load_overload_with_search._numba_original = load_overload
-    caching.Cache.load_overload = load_overload_with_search
+    load_overload_with_symbols._simsym_symbols = True
+    load_overload_with_symbols._numba_original = load_overload
+    caching.Cache.load_overload = load_overload_with_symbols
     return True
 
 
-SEARCH_SYMBOL_HOOK = _search_symbol_before_kernel_loads()
+SYMBOLS_HOOK = _symbols_before_kernel_loads()

@@ -74,9 +74,10 @@ from simsym.core.enums import (
     GS_LA_QW, GS_LA_QX, GS_LA_QX2,
 )
 from simsym.core.allequal_nb import (
-    AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_ws,
+    AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_x,
 )
-from simsym.core.social_nb import social_above_ws, social_workspace_size
+from simsym.core.native import I64, U64, array, by_symbol, record
+from simsym.core.social_nb import social_above_x, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
     G_TYPE, MODE_PLAY, U, _carve, best_play_hint_ws, best_play_ws, best_score_above_ws,
@@ -147,6 +148,14 @@ State = namedtuple("State", (
     #         (CK_* layout; simsym.engine gives it; new_state's holds an empty chunk)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
+
+# The records' numba types, for the kernels called by symbol (simsym.core.native), which are
+# compiled for these alone: Setup.table() and new_state make records of these types (a test
+# checks).
+TABLE_T = record(Table, kinds=array(2), strat_params=array(2), keep_table=array(2),
+                 cand_table=array(2))
+STATE_T = record(State, rng=array(1, U64), hands=array(2), by_type=array(2), cs=array(3),
+                 memo=array(2), ev=array(2))
 
 PENDING = -2  # the trade code waits for a lookahead seat's answer (see _lookahead_answer)
 
@@ -263,7 +272,7 @@ def rollout_nb(tb, src, dst, policy, stream):
     copy_state(src, dst)
     set_policy(tb, dst, policy)
     dst.rng[0] = np.uint64(stream)
-    play_until(tb, dst, np.int64(-1), np.int64(-1))
+    play_until_x(tb, dst, np.int64(-1), np.int64(-1))
     return dst.score
 
 
@@ -520,12 +529,6 @@ def _search_a(hand, n, kinds, rules, req, types, floor, full, res, sws):
         best_play_ws(hand, n, kinds, rules, req, types, res, sws)
         return res[RES_SCORE]
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
-
-
-@njit(**NO_RC)
-def _ae_above_a(hand, n, kinds, rules, req, floor, sws):
-    """all_equal_above_ws on the state's scratch (a gateway, as _search_a)."""
-    return all_equal_above_ws(hand, n, kinds, rules, req, floor, sws)
 
 
 @njit(**NO_RC_INLINE)
@@ -869,6 +872,10 @@ def _bound_prep(bt, scr, H, m, types):
     return True
 
 
+# Compiled once, reached by its symbol (simsym.core.native).
+_bound_prep_x = by_symbol(_bound_prep, (array(1), array(1), array(1), I64, I64))
+
+
 @njit(**NO_RC_INLINE)
 def _holds_io(bt, H, m):
     """Whether the cards H[:m] hold an IO card (the bound table's rows say)."""
@@ -894,7 +901,7 @@ def _may_play(bt, H, n, types):
     if bt[U(BT_ON)] == 0:
         return True
     if bt[U(BT_PK)] == 0 or n > BTP_MAXN:
-        return _may_play_rows(bt, H, n, types)
+        return _may_play_rows_x(bt, H, n, types)
     a, b, va, vb = _wine_sums(bt, H, n)
     return _wine_verdict(bt, a, b, va, vb, types)
 
@@ -1034,6 +1041,10 @@ def _may_play_rows(bt, H, n, types):
         if cw + vcw >= bt[U(BT_LO + g)] and ncw + vncw >= need:
             return True
     return False
+
+
+# The rows' path is rare (no packed sums): compiled once, reached by its symbol.
+_may_play_rows_x = by_symbol(_may_play_rows, (array(1), array(1), I64, I64))
 
 
 @njit(**NO_RC)
@@ -1244,7 +1255,7 @@ def step(tb, s):
     """Play the phase the state stands at, moving it to the next phase boundary. (Through
     play_until, which holds the compiled game loop already: a second compiled copy of the
     phases cost ~18 s of the lookahead's cold compile.)"""
-    play_until(tb, s, np.int64(ONE_STEP), np.int64(0))
+    play_until_x(tb, s, np.int64(ONE_STEP), np.int64(0))
 
 
 @njit(**NO_RC_INLINE)
@@ -1370,7 +1381,7 @@ def trading(tb, s):
             sp = tb.strat_params[s.strat[a]]
             if sp[SP_TRADE] and sp[SP_FAMILY] != FAM_RANDOM:
                 while sc[GS_MADE] < gp[GP_MAX_TRADES]:
-                    r = _attempt(tb, s, a, _no_card())
+                    r = _attempt_x(tb, s, a, _no_card())
                     if r == PENDING:
                         return  # a lookahead seat must answer first (GS_LA_PEND)
                     if r == 0:
@@ -1382,7 +1393,7 @@ def trading(tb, s):
                 j = _seat_after(a, sc[GS_TSTEP], P)
                 spj = tb.strat_params[s.strat[j]]
                 if spj[SP_TRADE] and spj[SP_TRADE_INACTIVE]:
-                    r = _attempt(tb, s, j, a)
+                    r = _attempt_x(tb, s, j, a)
                     if r == PENDING:
                         return
                     sc[GS_MADE] += r
@@ -1400,6 +1411,15 @@ def _attempt(tb, s, i, excl):
     if r != PENDING:
         s.sc[GS_LA_NF] = 0  # the answers given belong to this attempt
     return r
+
+
+# The trade attempt is compiled once and reached by its symbol (simsym.core.native): its
+# code (the candidates, the bound, the Social solvers' calls) is not linked into play_until
+# nor into the lookahead's kernels above it.
+_attempt_x = by_symbol(_attempt, (TABLE_T, STATE_T, I64, I64))
+# The game loop, for the compiled functions above it (rollouts, step and the lookahead's
+# kernels): compiled once, reached by its symbol, not linked into each of them.
+play_until_x = by_symbol(play_until, (TABLE_T, STATE_T, I64, I64))
 
 
 @njit(**NO_RC_INLINE)
@@ -1511,7 +1531,7 @@ def _attempt_run(tb, s, i, excl):
     if not some:
         return 0
     m = _without(H, n, x, tmp2)
-    use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
+    use_bound = tb.bt[BT_ON] != 0 and _bound_prep_x(tb.bt, s.bscr, tmp2, m, ti)
     ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
     wstar = _no_card()
     rstar = nc
@@ -1576,14 +1596,14 @@ def _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, w, floor):
             ae_prep(tmp2, m, tb.kinds, tb.rules, bscr, np.int64(BSCR_AE))
             ae_ready = True
         if ae_may_beat_with(bscr, np.int64(BSCR_AE), tb.kinds, tb.rules, w, floor):
-            sw = _ae_above_a(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
+            sw = all_equal_above_x(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
             if sw == UNCOVERED:  # Social is answered below then
                 tw |= _group_type_bit(2)
                 sw = -1
     if tw & _group_type_bit(2):
         # Only the score counts here: social_above_ws answers for Social where it covers
         # the hand, the search otherwise.
-        ss = social_above_ws(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
+        ss = social_above_x(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
         if ss != UNCOVERED:
             sw = max(sw, ss)
             tw &= ~_group_type_bit(2)

@@ -51,7 +51,7 @@ from simsym.core.enums import (
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_lost_cards, _hand_remove, _hsearch,
     _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
-    discard_and_redraw, komos_discard, make_play, new_state, play_until, record, set_policy,
+    discard_and_redraw, komos_discard, make_play, new_state, play_until_x, record, set_policy,
     setup, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
@@ -305,7 +305,7 @@ def _decide(tb, s, lk, kind, nc, seat):
                 c = lk.alive[q]
                 copy_state(lk.det, lk.sim)
                 _apply(tb, lk.sim, lk, kind, c, a, seat)
-                play_until(tb, lk.sim, np.int64(-1), np.int64(-1))
+                play_until_x(tb, lk.sim, np.int64(-1), np.int64(-1))
                 lk.total[c] += rollout_value_nb(lk.sim.score, P, seat)
         i0 += m
         # rank the survivors: total descending, ties by candidate order

@@ -1484,11 +1484,10 @@ assert MAX_HAND <= 62
 # itself and once more in each compiled level above it (the gateways, _hsearch_a, _attempt,
 # play_until; docs/performance.md). The engine reaches it instead through one C-ABI function,
 # ``simsym_best_core``: _best_core inlined into a numba cfunc, compiled (or loaded from numba's
-# cache) once per process by search_symbol() and registered with LLVM under that name. A
-# caller's module only declares it (_best_core_x), and its cached machine code is linked to it
-# when loaded. search_symbol() runs at the first compile of such a caller (the intrinsic's
-# typing) and before any simsym kernel is loaded from numba's cache (simsym.core's hook on
-# Cache.load_overload), so it is never needed at import.
+# cache) once per process and registered with LLVM under that name (simsym.core.native, which
+# also makes it before any simsym kernel is loaded from numba's cache). A caller's module only
+# declares it (_best_core_x); search_symbol() runs at the first compile of such a caller (the
+# intrinsic's typing), so it is never needed at import.
 SEARCH_SYMBOL = "simsym_best_core"
 
 
@@ -1499,36 +1498,33 @@ def _best_core_c(hand_p, n, kinds_p, nk, nc, rules_p, nr, req, types_, res_p, nr
                       req, types_, _view(res_p, (nres,)), _view(ws_p, (nws,)), floor, mode)
 
 
-_SEARCH_CFUNC = []  # the registered cfunc, once made (kept alive: LLVM holds its address)
-_SEARCH_BUSY = []  # non-empty while search_symbol() makes it (its own cache load re-enters)
-
 if _numba_config.DISABLE_JIT:
     _best_core_x = _best_core
 
     def search_symbol():
         """Nothing to register in python mode."""
 else:
-    import llvmlite.binding as _llvm
     from llvmlite import ir as _llir
     from numba import cfunc as _cfunc
+
+    from simsym.core import native as _native
 
     _P64 = types.CPointer(types.int64)
     _C_SIG = types.int64(_P64, types.int64, _P64, types.int64, types.int64, _P64, types.int64,
                          types.int64, types.int64, _P64, types.int64, _P64, types.int64,
                          types.int64, types.int64)
 
+    def _make_search():
+        """The cfunc over _best_core, compiled or loaded from numba's cache, and its address
+        (simsym.core.native registers it as SEARCH_SYMBOL)."""
+        cf = _cfunc(_C_SIG, cache=True, _nrt=False)(_best_core_c)
+        return cf, cf.address
+
+    _native.register(SEARCH_SYMBOL, _make_search)
+
     def search_symbol():
-        """Make SEARCH_SYMBOL callable in this process (once): the cfunc over _best_core,
-        compiled or loaded from numba's cache, registered with LLVM."""
-        if _SEARCH_CFUNC or _SEARCH_BUSY:
-            return
-        _SEARCH_BUSY.append(True)
-        try:
-            cf = _cfunc(_C_SIG, cache=True, _nrt=False)(_best_core_c)
-            _llvm.add_symbol(SEARCH_SYMBOL, cf.address)
-            _SEARCH_CFUNC.append(cf)
-        finally:
-            _SEARCH_BUSY.clear()
+        """Make SEARCH_SYMBOL callable in this process (once)."""
+        _native.ensure(SEARCH_SYMBOL)
 
     @intrinsic
     def _view(typingctx, ptr, shape):
