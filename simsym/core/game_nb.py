@@ -872,10 +872,6 @@ def _bound_prep(bt, scr, H, m, types):
     return True
 
 
-# Compiled once, reached by its symbol (simsym.core.native).
-_bound_prep_x = by_symbol(_bound_prep, (array(1), array(1), array(1), I64, I64))
-
-
 @njit(**NO_RC_INLINE)
 def _holds_io(bt, H, m):
     """Whether the cards H[:m] hold an IO card (the bound table's rows say)."""
@@ -1041,10 +1037,6 @@ def _may_play_rows(bt, H, n, types):
         if cw + vcw >= bt[U(BT_LO + g)] and ncw + vncw >= need:
             return True
     return False
-
-
-# The rows' path is rare (no packed sums): compiled once, reached by its symbol.
-_may_play_rows_x = by_symbol(_may_play_rows, (array(1), array(1), I64, I64))
 
 
 @njit(**NO_RC)
@@ -1232,7 +1224,7 @@ def _chunk_next(tb, s):
     g = out[CK_G]
     if g >= out[CK_G1]:
         return False
-    setup(tb, s, g, out[CK_SEED])
+    setup_x(tb, s, g, out[CK_SEED])
     return True
 
 
@@ -1246,7 +1238,7 @@ def _chunk_record(tb, s):
     row = _carve(out, CK_SIZE + (g - out[CK_G0]) * width, (width,))
     agg = _carve(out, CK_SIZE + n * width, (out[CK_NSTRAT], tb.kinds.shape[0], AGG_SIZE))
     record(tb, s, row)
-    accumulate_nb(s.cs, row, tb.gp[GP_PLAYERS], agg, s.tmp, s.tmp2)
+    accumulate_x(s.cs, row, tb.gp[GP_PLAYERS], agg, s.tmp, s.tmp2)
     out[CK_G] = g + 1
 
 
@@ -1411,15 +1403,6 @@ def _attempt(tb, s, i, excl):
     if r != PENDING:
         s.sc[GS_LA_NF] = 0  # the answers given belong to this attempt
     return r
-
-
-# The trade attempt is compiled once and reached by its symbol (simsym.core.native): its
-# code (the candidates, the bound, the Social solvers' calls) is not linked into play_until
-# nor into the lookahead's kernels above it.
-_attempt_x = by_symbol(_attempt, (TABLE_T, STATE_T, I64, I64))
-# The game loop, for the compiled functions above it (rollouts, step and the lookahead's
-# kernels): compiled once, reached by its symbol, not linked into each of them.
-play_until_x = by_symbol(play_until, (TABLE_T, STATE_T, I64, I64))
 
 
 @njit(**NO_RC_INLINE)
@@ -1985,3 +1968,19 @@ def accumulate_nb(cs, row, P, agg, scores, units):
             agg[U(st), U(k), AGG_END] += cs[U(i), U(k), CS_END]
             agg[U(st), U(k), AGG_DISCARDED] += cs[U(i), U(k), CS_DISCARDED]
             agg[U(st), U(k), AGG_TRADED] += cs[U(i), U(k), CS_RECEIVED]
+
+
+# --- kernels called by symbol ----------------------------------------------------------------
+# Each is compiled once and reached through a symbol (simsym.core.native): numba would link its
+# code into every compiled function that calls it, where LLVM optimises and compiles it again
+# (docs/performance.md, "Compile time"). The big ones a game calls once a turn or less, or
+# rarely: the trade attempt (with the bound's preparation and the Social solvers it calls),
+# a game's set-up and its statistics, the rows' path of _may_play, and the game loop itself
+# for the kernels above it (rollouts, step, the lookahead's). A symbol's code calls only
+# symbols registered before it.
+_bound_prep_x = by_symbol(_bound_prep, (array(1), array(1), array(1), I64, I64))
+_may_play_rows_x = by_symbol(_may_play_rows, (array(1), array(1), I64, I64))
+_attempt_x = by_symbol(_attempt, (TABLE_T, STATE_T, I64, I64))
+setup_x = by_symbol(setup, (TABLE_T, STATE_T, I64, I64))
+accumulate_x = by_symbol(accumulate_nb, (array(3), array(1), I64, array(3), array(1), array(1)))
+play_until_x = by_symbol(play_until, (TABLE_T, STATE_T, I64, I64))

@@ -50,9 +50,9 @@ from simsym.core.enums import (
 )
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_lost_cards, _hand_remove, _hsearch,
-    _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
+    _played, _rest_in_discard_order, _sort, _without, accumulate_x, copy_state, deck_size,
     discard_and_redraw, komos_discard, make_play, new_state, play_until_x, record, set_policy,
-    setup, step, swap,
+    setup_x, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
@@ -413,7 +413,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
     One call site each for the search (_decide), its application (_apply) and the plain
     phases (step, which plays trading too): numba copies an inlined function once per call
     site, and these hold the game loop."""
-    setup(tb, s, g, seed)
+    setup_x(tb, s, g, seed)
     lk.key[0] = seed
     lk.key[1] = g
     sc = s.sc
@@ -470,5 +470,5 @@ def run_chunk_lookahead_nb(tb, s, lk, g0, g1, seed, rows, agg, progress):
     for g in range(g0, g1):
         row = rows[g - g0]
         play_lookahead_nb(tb, s, lk, g, seed, row)
-        accumulate_nb(s.cs, row, P, agg, lk.scores, lk.units)
+        accumulate_x(s.cs, row, P, agg, lk.scores, lk.units)
         progress[0] += 1
