@@ -96,8 +96,12 @@ from simsym.core.search_nb import (
 # workspace is the caller's), so it and its gateways here (_search_a, _hsearch_a)
 # are compiled without it too: with it, each call paid two atomic operations per array
 # argument at two levels (~4% of a game, docs/performance.md).
-NO_RC = dict(cache=True, _nrt=False)
-WITH_RC = dict(cache=True, _nrt=True)
+# no_cfunc_wrapper: numba also compiles, for every function, a C-callable wrapper for its use
+# as a first-class function value, which no simsym kernel is (~80 KB of IR for a function over
+# both records); the kernels of search_nb, social_nb and allequal_nb go without it too (cold
+# compile -6% in alternated pairs, docs/performance.md, twenty-ninth session).
+NO_RC = dict(cache=True, _nrt=False, no_cfunc_wrapper=True)
+WITH_RC = dict(cache=True, _nrt=True, no_cfunc_wrapper=True)
 # Thin functions over the records are inlined by numba itself (not compiled on their own):
 # numba compiles every function separately and optimises again all the code it calls, so
 # each function level above the search costs compile time.
