@@ -1202,8 +1202,9 @@ def play_until(tb, s, turn, at):
     Turn PLAY_CHUNK plays the games of the state's chunk (``s.out``, CK_* layout) from their
     start instead, each one recorded into the chunk's rows and aggregate (simsym.engine's
     run_chunk). The engine's one compiled game loop serves games, chunks, rollouts and
-    single steps: every compiled function above it would optimise and compile all of the
-    engine's code once more (~6 s of the cold compile each, docs/performance.md)."""
+    single steps: the compiled functions above it reach it by its symbol (play_until_x),
+    which would otherwise optimise and compile all of the engine's code once more each
+    (~6 s of the cold compile each, docs/performance.md)."""
     sc = s.sc
     if turn == PLAY_CHUNK and not _chunk_next(tb, s):
         return

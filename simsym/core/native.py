@@ -43,6 +43,7 @@ def record(cls, **fields):
     ``fields`` gives its type."""
     return _types.NamedTuple(tuple(fields.get(f, array(1)) for f in cls._fields), cls)
 
+
 _MAKERS: dict = {}  # symbol name -> function returning (owner kept alive, code address)
 _OWNERS: dict = {}  # symbol name -> what its maker returned to keep alive, once registered
 _BUSY: set = set()  # symbols being made now (their own cache load re-enters ensure_all)
@@ -141,7 +142,7 @@ else:
                 from numba.core.errors import TypingError
 
                 raise TypingError(f"{name} is compiled for {argtypes}, not {tuple(args)}")
-            _check_order(name)
+            _check_order(name)  # (ensure checks only a symbol not yet made)
             ensure(name)  # this compile's machine code will call it
             restype = _OWNERS[name].signature.return_type
 
