@@ -13,8 +13,7 @@ code; its callers' modules only declare it.
   callers call instead: an intrinsic that emits a call, in numba's own calling convention,
   to the declared symbol. Its typing compiles the kernel (or loads it from numba's cache)
   and registers the symbol first.
-- :func:`register` names a symbol and the function that makes it (the search registers its
-  C-ABI entry so: search_nb.search_symbol).
+- :func:`register` names a symbol and the function that makes it (by_symbol's registration).
 - A kernel loaded from numba's cache is linked as it loads, so the symbols it calls must
   exist first: simsym.core wraps numba's ``Cache.load_overload`` so that loading any simsym
   kernel first calls :func:`ensure_all`. Importing the kernels compiles nothing.
@@ -104,7 +103,7 @@ def owner(name):
 
 def symbol_name(dispatcher):
     """The symbol by_symbol registers for ``dispatcher``: simsym_<module>_<function>."""
-    f = dispatcher.py_func
+    f = getattr(dispatcher, "py_func", dispatcher)  # a plain function in python mode
     return f"simsym_{f.__module__.rsplit('.', 1)[-1]}_{f.__name__}"
 
 

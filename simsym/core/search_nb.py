@@ -43,11 +43,10 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
   to a part or read from the record costs an atomic increment and decrement). With either
   missing the search measured 2 to 3.5 times slower (docs/performance.md).
-* ``_best_core`` is itself inlined into one C-ABI function, a numba cfunc registered with
-  LLVM as the symbol ``simsym_best_core`` (``search_symbol``, at the end of this module),
-  which the entry points below reach through ``_best_core_x``: the search is compiled once
-  per cache, not once more in every compiled function above it (docs/performance.md,
-  twenty-eighth session).
+* ``_best_core`` is compiled on its own and reached by its symbol (``_best_core_x``, at the
+  end of this module; simsym.core.native): the search is compiled once per cache, not once
+  more in every compiled function above it (docs/performance.md, twenty-eighth and
+  twenty-ninth sessions).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join, its walk states per type already packed and ordered, the groups' bounds a lane
   per group) is read from the card table's derived columns (enums.CF_OKI ..., CF_ST,
@@ -86,6 +85,8 @@ import numpy as np
 from numba import njit
 from numba.core import config as _numba_config
 
+from simsym.core.native import I64, array, by_symbol, ensure, symbol_name
+
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
     def _tz(x):
         """Trailing zeros of x (x != 0): the index of its lowest set bit."""
@@ -107,7 +108,7 @@ else:
 
     def _c_view(context, builder, rettype, data, shape, itemsize, meminfo):
         """An array value of ``rettype`` (C-ordered) over ``data``, its dimensions the integer
-        tuple value ``shape``: what _carve and _view build."""
+        tuple value ``shape``: what _carve builds."""
         intp = context.get_value_type(types.intp)
         dims = [builder.sext(d, intp) if d.type.width < intp.width else d
                 for d in cgutils.unpack_tuple(builder, shape)]
@@ -710,7 +711,7 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
 
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, mode):
     """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
     above it. ``mode`` (MODE_*): what it writes into res. Returns the best score found, or
@@ -1478,98 +1479,20 @@ def _write_result(w, n, kinds, rules, best, res):
 assert MAX_HAND <= 62
 
 
-# --- the search behind a C-ABI symbol -------------------------------------------------------
+# --- the search by symbol ---------------------------------------------------------------------
 # numba links the code of every compiled function a compiled function calls into its module,
 # and LLVM optimises and compiles it there again: the search's ~36 KB was compiled once for
 # itself and once more in each compiled level above it (the gateways, _hsearch_a, _attempt,
-# play_until; docs/performance.md). The engine reaches it instead through one C-ABI function,
-# ``simsym_best_core``: _best_core inlined into a numba cfunc, compiled (or loaded from numba's
-# cache) once per process and registered with LLVM under that name (simsym.core.native, which
-# also makes it before any simsym kernel is loaded from numba's cache). A caller's module only
-# declares it (_best_core_x); search_symbol() runs at the first compile of such a caller (the
-# intrinsic's typing), so it is never needed at import.
-SEARCH_SYMBOL = "simsym_best_core"
+# play_until; docs/performance.md). The entry points above reach _best_core instead through
+# its symbol (simsym.core.native): compiled once per cache, registered once per process, at
+# the first compile of a caller (the intrinsic's typing) or before any simsym kernel is loaded
+# from numba's cache.
+_best_core_x = by_symbol(_best_core, (array(1), I64, array(2), array(1), I64, I64, array(1),
+                                      array(1), I64, I64))
+SEARCH_SYMBOL = symbol_name(_best_core)
 
 
-def _best_core_c(hand_p, n, kinds_p, nk, nc, rules_p, nr, req, types_, res_p, nres, ws_p, nws,
-                 floor, mode):
-    """_best_core over the caller's memory: int64 pointers and their shapes."""
-    return _best_core(_view(hand_p, (n,)), n, _view(kinds_p, (nk, nc)), _view(rules_p, (nr,)),
-                      req, types_, _view(res_p, (nres,)), _view(ws_p, (nws,)), floor, mode)
-
-
-if _numba_config.DISABLE_JIT:
-    _best_core_x = _best_core
-
-    def search_symbol():
-        """Nothing to register in python mode."""
-else:
-    from llvmlite import ir as _llir
-    from numba import cfunc as _cfunc
-
-    from simsym.core import native as _native
-
-    _P64 = types.CPointer(types.int64)
-    _C_SIG = types.int64(_P64, types.int64, _P64, types.int64, types.int64, _P64, types.int64,
-                         types.int64, types.int64, _P64, types.int64, _P64, types.int64,
-                         types.int64, types.int64)
-
-    def _make_search():
-        """The cfunc over _best_core, compiled or loaded from numba's cache, and its address
-        (simsym.core.native registers it as SEARCH_SYMBOL)."""
-        cf = _cfunc(_C_SIG, cache=True, _nrt=False)(_best_core_c)
-        return cf, cf.address
-
-    _native.register(SEARCH_SYMBOL, _make_search)
-
-    def search_symbol():
-        """Make SEARCH_SYMBOL callable in this process (once)."""
-        _native.ensure(SEARCH_SYMBOL)
-
-    @intrinsic
-    def _view(typingctx, ptr, shape):
-        """The C-ordered int64 array of ``shape`` at ``ptr`` (numba's carray without a
-        reference count, which the search compiles without: the memory is the caller's)."""
-        if not (isinstance(ptr, types.CPointer) and ptr.dtype == types.int64
-                and isinstance(shape, types.BaseTuple)):
-            return None
-        rettype = types.Array(types.int64, len(shape), 'C')
-
-        def codegen(context, builder, sig, args):
-            return _c_view(context, builder, sig.return_type, args[0], args[1],
-                           context.get_constant(types.intp, 8), None)
-        return rettype(ptr, shape), codegen
-
-    @intrinsic
-    def _best_core_x(typingctx, hand, n, kinds, rules, req, types_, res, ws, floor, mode):
-        """_best_core through SEARCH_SYMBOL: the caller's module declares the search instead
-        of linking its code. The arrays must be C-contiguous int64 (numba's 'C' layout)."""
-        for a, nd in ((hand, 1), (kinds, 2), (rules, 1), (res, 1), (ws, 1)):
-            if not (isinstance(a, types.Array) and a.ndim == nd and a.layout == 'C'
-                    and a.dtype == types.int64):
-                return None
-        for a in (n, req, types_, floor, mode):
-            if not isinstance(a, types.Integer):
-                return None
-        search_symbol()  # this compile's machine code will call it
-
-        def codegen(context, builder, sig, args):
-            i64 = _llir.IntType(64)
-            p64 = i64.as_pointer()
-            fnty = _llir.FunctionType(i64, [p64, i64, p64, i64, i64, p64, i64, i64, i64, p64,
-                                            i64, p64, i64, i64, i64])
-            fn = cgutils.get_or_insert_function(builder.module, fnty, SEARCH_SYMBOL)
-            hand_a, kinds_a, rules_a, res_a, ws_a = [
-                make_array(sig.args[i])(context, builder, args[i]) for i in (0, 2, 3, 6, 7)]
-            kshape = cgutils.unpack_tuple(builder, kinds_a.shape, 2)
-
-            def i(k):  # a scalar argument as int64
-                return context.cast(builder, args[k], sig.args[k], types.int64)
-
-            def length(a):
-                return cgutils.unpack_tuple(builder, a.shape, 1)[0]
-
-            return builder.call(fn, [hand_a.data, i(1), kinds_a.data, kshape[0], kshape[1],
-                                     rules_a.data, length(rules_a), i(4), i(5), res_a.data,
-                                     length(res_a), ws_a.data, length(ws_a), i(8), i(9)])
-        return types.int64(hand, n, kinds, rules, req, types_, res, ws, floor, mode), codegen
+def search_symbol():
+    """Make SEARCH_SYMBOL callable in this process (once; nothing in python mode)."""
+    if not _numba_config.DISABLE_JIT:
+        ensure(SEARCH_SYMBOL)
