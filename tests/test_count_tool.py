@@ -72,3 +72,33 @@ def test_valgrind_cpu_names_what_valgrind_reports(monkeypatch):
     monkeypatch.setattr(count_instructions.subprocess, "run", failing_run)
     with pytest.raises(SystemExit, match="valgrind: bad"):
         count_instructions.valgrind_cpu({})
+
+
+def test_per_kernel_sums_the_costs_of_jit_code_by_function():
+    # Two kernels start at 0x1000 and 0x2000. Code with a symbol (the interpreter's) is not
+    # counted, nor the inclusive cost of a call (the line after "calls="); JIT code before
+    # the first kernel is named as such.
+    out = ("positions: instr line\nevents: Ir I1mr\n"
+           "fn=PyEval_EvalFrameDefault\n0x100 0 5 1\n"
+           "fn=0x0000000000001010\n0x1010 0 7 2\n0x1020 0 3\n"
+           "calls=1 0x2000\n0x1024 0 100 9\n0x1028 0 1 0\n"
+           "fn=0x0000000000002008\n0x2008 0 4 1\n"
+           "fn=0x0000000000000500\n0x500 0 2 2\n")
+    kmap = "4096 game_nb.play_until\n8192 search_nb._best_core\n"
+    got = count_instructions.per_kernel(out, kmap)
+    assert got == {"game_nb.play_until": {"Ir": 11, "I1mr": 2},
+                   "search_nb._best_core": {"Ir": 4, "I1mr": 1},
+                   "(other JIT code)": {"Ir": 2, "I1mr": 2}}
+
+
+def test_the_workload_maps_the_kernels_it_runs(tmp_path, monkeypatch):
+    # What --per-kernel's child writes: every compiled function's address, the search and
+    # the game loop among them (loaded from the cache or compiled here).
+    path = tmp_path / "kernels.map"
+    monkeypatch.setenv(count_instructions.KERNEL_MAP, str(path))
+    assert count_instructions.workload("games", 2, 1, toggle=False) == 2
+    rows = [line.split(maxsplit=1) for line in path.read_text().splitlines()]
+    names = {name for _, name in rows}
+    assert {"search_nb._best_core", "game_nb.play_until", "game_nb._attempt"} <= names
+    addrs = [int(a) for a, _ in rows]
+    assert addrs == sorted(addrs) and addrs[0] > 0

@@ -4,6 +4,7 @@
     .venv/bin/python tools/count_instructions.py search --type-mask 2   # Social only
     .venv/bin/python tools/count_instructions.py games --games 2000
     .venv/bin/python tools/count_instructions.py games --cache   # and simulated cache misses
+    .venv/bin/python tools/count_instructions.py games --games 300 --per-kernel  # by function
 
 On this shared machine a timing moves by 10-30% from one run to the next; an instruction
 count hardly does: per search it repeats to ~0.2%, per game to ~1%.
@@ -24,12 +25,17 @@ Searches: the 9-card hands `simsym bench` times (dealt from the base deck, seed 
 searched once a repetition through ``best_symposion_ws`` (full result), with the type mask
 given. Games: base scenario games as a run plays them (``run_chunk``), seeds from 0. With
 ``--cache``, callgrind also simulates the caches (the host's sizes) and the misses per unit
-are printed: instruction-cache (I1mr), data-cache reads and writes (D1mr, D1mw).
+are printed: instruction-cache (I1mr), data-cache reads and writes (D1mr, D1mw). With
+``--per-kernel``, one run (``--games`` games or ``--hands`` searches) under callgrind with
+the caches simulated and costs kept per instruction; the child writes where each compiled
+function's code starts (numba's libraries, cached or not) and the costs of the code
+callgrind has no symbol for (the kernels) are summed per compiled function.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import os
 import re
 import shutil
@@ -38,6 +44,7 @@ import subprocess
 import sys
 
 CHILD = "SIMSYM_COUNT_CHILD"
+KERNEL_MAP = "SIMSYM_COUNT_MAP"  # where the child writes the kernels' addresses (--per-kernel)
 
 
 def collected(valgrind_stderr: str) -> dict[str, int]:
@@ -100,6 +107,7 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
         hands = deck_hands(scenario, size, 9, 1)
         tm = np.int64(type_mask)
         loop(hands[:1], 9, table, rules, 1, res, ws, tm)  # compiles the loop, not the search
+        write_kernel_map()
         switch("on")
         s = loop(hands, 9, table, rules, reps, res, ws, tm)
         switch("off")
@@ -108,10 +116,80 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
 
     setup = setup_for(scenario)
     run_chunk(setup, 0, 10)
+    write_kernel_map()
     switch("on")
     rows, _ = run_chunk(setup, 0, size * reps)
     switch("off")
     return int(rows.shape[0])
+
+
+def write_kernel_map() -> None:
+    """Into the file KERNEL_MAP names (if set): "address name" per function of the compiled
+    kernels' libraries (simsym.core's dispatchers and the kernels called by symbol), sorted."""
+    path = os.environ.get(KERNEL_MAP)
+    if not path:
+        return
+    import importlib
+
+    from simsym.core import native
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from profile_kernels import short_name
+
+    libs = []
+    for mod in ("game_nb", "search_nb", "social_nb", "allequal_nb", "rng_nb", "lookahead_nb"):
+        m = importlib.import_module(f"simsym.core.{mod}")
+        for name in dir(m):
+            libs += [c.library for c in getattr(getattr(m, name), "overloads", {}).values()]
+    native.ensure_all()
+    libs += [native.owner(name).library for name in native.symbol_names()]
+    rows = set()
+    for lib in libs:
+        # A library loaded from the cache keeps its functions in _shared_module only.
+        module = getattr(lib, "_shared_module", None) or lib._final_module
+        for fn in module.functions:
+            if not fn.is_declaration:
+                addr = lib.get_pointer_to_function(fn.name)
+                if addr:
+                    rows.add((addr, short_name(fn.name)))
+    with open(path, "w") as fh:
+        fh.writelines(f"{addr} {name}\n" for addr, name in sorted(rows))
+
+
+def per_kernel(callgrind_out: str, kernel_map: str) -> dict[str, dict[str, int]]:
+    """The costs of callgrind's output (``--dump-instr=yes --compress-pos=no
+    --compress-strings=no``) summed per compiled function: each cost line of a function
+    callgrind has no symbol for ("fn=0x...", JIT code) goes to the function of the map
+    (write_kernel_map's lines) starting at or before its address. The inclusive costs of
+    calls (the line after "calls=") are left out, so each instruction counts once."""
+    entries = sorted((int(a), n) for a, n in (ln.split(maxsplit=1)
+                                               for ln in kernel_map.splitlines() if ln))
+    starts = [a for a, _ in entries]
+    events: list[str] = []
+    npos = 1
+    out: dict[str, dict[str, int]] = {}
+    jit = False
+    after_calls = False
+    for line in callgrind_out.splitlines():
+        if line.startswith("positions:"):
+            npos = len(line.split()) - 1
+        elif line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("fn="):
+            jit = line[3:].startswith("0x")
+        elif line.startswith("calls="):
+            after_calls = True
+        elif line[:1].isdigit():
+            if after_calls or not jit:
+                after_calls = False
+                continue
+            parts = line.split()
+            i = bisect.bisect_right(starts, int(parts[0], 0)) - 1
+            name = entries[i][1] if i >= 0 else "(other JIT code)"
+            costs = out.setdefault(name, dict.fromkeys(events, 0))
+            for e, v in zip(events, parts[npos:]):
+                costs[e] += int(v)
+    return out
 
 
 def valgrind_cpu(env: dict[str, str]) -> dict[str, str]:
@@ -146,6 +224,9 @@ def main() -> None:
                     help="search types: 1 Intellectual, 2 Social, 4 Hedonistic (default 7)")
     ap.add_argument("--cache", action="store_true",
                     help="simulate the caches too and print their misses per unit")
+    ap.add_argument("--per-kernel", action="store_true",
+                    help="one run with the caches simulated: instructions and misses per unit "
+                         "for each compiled function (the 20 with the most I1 misses)")
     a = ap.parse_args()
     if os.environ.get(CHILD):
         what, size, reps, tm = os.environ[CHILD].split(",")
@@ -167,6 +248,9 @@ def main() -> None:
         subprocess.run([sys.executable, __file__], env={**env, CHILD: f"{what},{size},0,"
                                                          f"{a.type_mask}"},
                        check=True, cwd=root)
+        if a.per_kernel:
+            _print_per_kernel(what, size, a.type_mask, env, root)
+            continue
         counts = []
         for reps in (1, 3):
             print(f"{what}: {reps} repetition(s) under callgrind ...", file=sys.stderr,
@@ -187,6 +271,33 @@ def main() -> None:
         for name in ("I1mr", "D1mr", "D1mw"):
             if name in counts[0]:
                 print(f"  {name} {label}: {per_unit(counts[0][name], counts[1][name], units):,.1f}")
+
+
+def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str) -> None:
+    """--per-kernel: one repetition under callgrind, its costs per compiled function."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="simsym-count-") as tmp:
+        out, kmap = os.path.join(tmp, "callgrind.out"), os.path.join(tmp, "kernels.map")
+        print(f"{what}: 1 repetition under callgrind, costs per instruction ...",
+              file=sys.stderr, flush=True)
+        p = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
+             "--dump-instr=yes", "--compress-pos=no", "--compress-strings=no",
+             f"--callgrind-out-file={out}", sys.executable, __file__],
+            env={**env, CHILD: f"{what},{size},1,{type_mask}", KERNEL_MAP: kmap},
+            capture_output=True, text=True, cwd=root)
+        if p.returncode != 0:
+            sys.exit(f"count_instructions: the {what} workload failed:\n{p.stderr[-2000:]}")
+        with open(out) as fh, open(kmap) as km:
+            costs = per_kernel(fh.read(), km.read())
+    unit = "search" if what == "search" else "game"
+    print(f"per {unit} ({size} {'bench hands' if what == 'search' else 'base games'}), "
+          "by compiled function, most instruction-cache misses first:")
+    print(f"{'Ir':>10} {'I1mr':>8} {'D1mr':>8} {'D1mw':>8}  function")
+    for name, c in sorted(costs.items(), key=lambda kv: -kv[1].get("I1mr", 0))[:20]:
+        print(f"{c.get('Ir', 0) / size:10,.0f} {c.get('I1mr', 0) / size:8,.1f} "
+              f"{c.get('D1mr', 0) / size:8,.1f} {c.get('D1mw', 0) / size:8,.1f}  {name}")
 
 
 if __name__ == "__main__":
