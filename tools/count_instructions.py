@@ -161,7 +161,9 @@ def per_kernel(callgrind_out: str, kernel_map: str) -> dict[str, dict[str, int]]
     --compress-strings=no``) summed per compiled function: each cost line of a function
     callgrind has no symbol for ("fn=0x...", JIT code) goes to the function of the map
     (write_kernel_map's lines) starting at or before its address. The inclusive costs of
-    calls (the line after "calls=") are left out, so each instruction counts once."""
+    calls (the line after "calls=") are left out, so each instruction counts once. The map
+    holds no sizes: JIT code it does not name (the search workload's own loop) counts to the
+    function placed before it, or to "(other JIT code)" below them all."""
     entries = sorted((int(a), n) for a, n in (ln.split(maxsplit=1)
                                                for ln in kernel_map.splitlines() if ln))
     starts = [a for a, _ in entries]
