@@ -85,7 +85,7 @@ import numpy as np
 from numba import njit
 from numba.core import config as _numba_config
 
-from simsym.core.native import I64, array, by_symbol, ensure, symbol_name
+from simsym.core.native import I64, array, by_symbol, symbol_name
 
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
     def _tz(x):
@@ -1490,9 +1490,3 @@ assert MAX_HAND <= 62
 _best_core_x = by_symbol(_best_core, (array(1), I64, array(2), array(1), I64, I64, array(1),
                                       array(1), I64, I64))
 SEARCH_SYMBOL = symbol_name(_best_core)
-
-
-def search_symbol():
-    """Make SEARCH_SYMBOL callable in this process (once; nothing in python mode)."""
-    if not _numba_config.DISABLE_JIT:
-        ensure(SEARCH_SYMBOL)
