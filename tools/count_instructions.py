@@ -129,31 +129,13 @@ def write_kernel_map() -> None:
     path = os.environ.get(KERNEL_MAP)
     if not path:
         return
-    import importlib
-
-    from simsym.core import native
-
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from profile_kernels import short_name
+    from profile_kernels import kernel_functions
 
-    libs = []
-    for mod in ("game_nb", "search_nb", "social_nb", "allequal_nb", "rng_nb", "lookahead_nb"):
-        m = importlib.import_module(f"simsym.core.{mod}")
-        for name in dir(m):
-            libs += [c.library for c in getattr(getattr(m, name), "overloads", {}).values()]
-    native.ensure_all()
-    libs += [native.owner(name).library for name in native.symbol_names()]
-    rows = set()
-    for lib in libs:
-        # A library loaded from the cache keeps its functions in _shared_module only.
-        module = getattr(lib, "_shared_module", None) or lib._final_module
-        for fn in module.functions:
-            if not fn.is_declaration:
-                addr = lib.get_pointer_to_function(fn.name)
-                if addr:
-                    rows.add((addr, short_name(fn.name)))
+    rows = kernel_functions(("game_nb", "search_nb", "social_nb", "allequal_nb", "rng_nb",
+                             "lookahead_nb"))
     with open(path, "w") as fh:
-        fh.writelines(f"{addr} {name}\n" for addr, name in sorted(rows))
+        fh.writelines(f"{addr} {name}\n" for addr, name in rows)
 
 
 def per_kernel(callgrind_out: str, kernel_map: str) -> dict[str, dict[str, int]]:
@@ -257,15 +239,10 @@ def main() -> None:
         for reps in (1, 3):
             print(f"{what}: {reps} repetition(s) under callgrind ...", file=sys.stderr,
                   flush=True)
-            p = subprocess.run(
-                ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-                 "--callgrind-out-file=/dev/null"] + (["--cache-sim=yes"] if a.cache else [])
-                + [sys.executable, __file__],
-                env={**env, CHILD: f"{what},{size},{reps},{a.type_mask}"},
-                capture_output=True, text=True, cwd=root)
-            if p.returncode != 0:
-                sys.exit(f"count_instructions: the {what} workload failed:\n{p.stderr[-2000:]}")
-            counts.append(collected(p.stderr))
+            stderr = _callgrind(["--callgrind-out-file=/dev/null"]
+                                + (["--cache-sim=yes"] if a.cache else []),
+                                {**env, CHILD: f"{what},{size},{reps},{a.type_mask}"}, what, root)
+            counts.append(collected(stderr))
         units = 2 * size
         label = (f"per search ({size} bench hands, type mask {a.type_mask})" if what == "search"
                  else f"per game (base scenario, {units} games)")
@@ -273,6 +250,18 @@ def main() -> None:
         for name in ("I1mr", "D1mr", "D1mw"):
             if name in counts[0]:
                 print(f"  {name} {label}: {per_unit(counts[0][name], counts[1][name], units):,.1f}")
+
+
+def _callgrind(flags: list[str], env: dict, what: str, root: str) -> str:
+    """This script's child (the workload ``env`` names) under callgrind with ``flags``,
+    instrumentation off until the child turns it on; returns valgrind's stderr, or exits
+    with the end of it when the run fails."""
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no"] + flags
+                       + [sys.executable, __file__], env=env, capture_output=True, text=True,
+                       cwd=root)
+    if p.returncode != 0:
+        sys.exit(f"count_instructions: the {what} workload failed:\n{p.stderr[-2000:]}")
+    return p.stderr
 
 
 def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str) -> None:
@@ -283,14 +272,9 @@ def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str
         out, kmap = os.path.join(tmp, "callgrind.out"), os.path.join(tmp, "kernels.map")
         print(f"{what}: 1 repetition under callgrind, costs per instruction ...",
               file=sys.stderr, flush=True)
-        p = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
-             "--dump-instr=yes", "--compress-pos=no", "--compress-strings=no",
-             f"--callgrind-out-file={out}", sys.executable, __file__],
-            env={**env, CHILD: f"{what},{size},1,{type_mask}", KERNEL_MAP: kmap},
-            capture_output=True, text=True, cwd=root)
-        if p.returncode != 0:
-            sys.exit(f"count_instructions: the {what} workload failed:\n{p.stderr[-2000:]}")
+        _callgrind(["--cache-sim=yes", "--dump-instr=yes", "--compress-pos=no",
+                    "--compress-strings=no", f"--callgrind-out-file={out}"],
+                   {**env, CHILD: f"{what},{size},1,{type_mask}", KERNEL_MAP: kmap}, what, root)
         with open(out) as fh, open(kmap) as km:
             costs = per_kernel(fh.read(), km.read())
     unit = "search" if what == "search" else "game"

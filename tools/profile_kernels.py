@@ -57,28 +57,40 @@ def short_name(mangled: str) -> str:
     return ".".join(parts) or mangled
 
 
-def write_perf_map(path: str) -> set[str]:
-    """perf's symbol map for every function in the compiled libraries of game_nb's kernels
-    (and whatever they link in) and of the kernels they call through symbols (the search's
-    C-ABI entry, the trade attempt, ...: simsym.core.native); returns the names it gives."""
-    import simsym.core.game_nb as G
+def kernel_functions(modules=("game_nb",)) -> list[tuple[int, str]]:
+    """(address, short name) of every function, sorted, in the compiled libraries of the
+    dispatchers of simsym.core's ``modules`` (and whatever they link in) and of the kernels
+    they call through symbols (the search, the trade attempt, ...: simsym.core.native)."""
+    import importlib
+
     from simsym.core import native
 
-    libs = [cres.library for name in dir(G)
-            for cres in getattr(getattr(G, name), "overloads", {}).values()]
+    libs = []
+    for mod in modules:
+        m = importlib.import_module(f"simsym.core.{mod}")
+        libs += [cres.library for name in dir(m)
+                 for cres in getattr(getattr(m, name), "overloads", {}).values()]
     native.ensure_all()
     for name in native.symbol_names():
-        owner = native.owner(name)  # a compile result, or the search's cfunc
+        owner = native.owner(name)  # a compile result, or a cfunc
         libs.append(getattr(owner, "library", None) or owner._library)
     addrs = set()
     for lib in libs:
-        for fn in lib._final_module.functions:
+        # A library loaded from numba's cache keeps its functions in _shared_module only.
+        module = getattr(lib, "_shared_module", None) or lib._final_module
+        for fn in module.functions:
             if fn.is_declaration:
                 continue
             addr = lib.get_pointer_to_function(fn.name)
             if addr:
                 addrs.add((addr, short_name(fn.name)))
-    addrs = sorted(addrs)
+    return sorted(addrs)
+
+
+def write_perf_map(path: str) -> set[str]:
+    """perf's symbol map for every function of kernel_functions(); returns the names it
+    gives."""
+    addrs = kernel_functions()
     with open(path, "w") as fh:
         for i, (addr, fname) in enumerate(addrs):
             size = addrs[i + 1][0] - addr if i + 1 < len(addrs) else 4096
