@@ -20,7 +20,7 @@ def test_dumps_repeat_and_a_changed_answer_is_found(tmp_path, capsys):
     assert search_answers.main(["dump", str(b), "--cases", "120"]) == 0
     got = np.load(a)
     # Every deck under every rule variant gets its share: 13 x 7 x 2 rows.
-    assert got.shape == (13 * 7 * 2, search_answers.HEAD + 2 * E.RES_SIZE + E.RES_PER_CARD + 2)
+    assert got.shape == (13 * 7 * 2, search_answers.HEAD + 2 * E.RES_SIZE + 4 + 2)
     assert search_answers.main(["compare", str(a), str(b)]) == 0
     assert "182 cases, the same answers" in capsys.readouterr().out
     moved = got.copy()
@@ -41,7 +41,7 @@ def test_a_row_is_the_search_answer():
     assert (score[:, E.RES_TYPE] >= 0).any() and (score[:, E.RES_TYPE] < 0).any()
     assert all(r[0] == (s[E.RES_SCORE] if s[E.RES_TYPE] >= 0 else -1)
                for r, s in zip(rows, score))
-    play = rows[:, search_answers.HEAD + 2 * E.RES_SIZE:]
-    # The play mode's score and type are the full search's.
-    assert (play[:, E.RES_SCORE] == full[:, E.RES_SCORE]).all()
-    assert (play[:, E.RES_TYPE] == full[:, E.RES_TYPE]).all()
+    play = rows[:, search_answers.HEAD + 2 * E.RES_SIZE:-2]
+    # The play mode's fields (score, type, mask, cards) are the full search's.
+    for j, field in enumerate(search_answers.PLAY_FIELDS):
+        assert (play[:, j] == full[:, field]).all()

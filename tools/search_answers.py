@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simsym.core import enums as E
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # for tests.*; a PYTHONPATH given first still wins for simsym
@@ -40,13 +42,13 @@ VARIANTS = (
 )
 RANDOM_DECKS = 12
 HEAD = 1  # the score above the floor best_score_above_ws returns (-1: none)
+PLAY_FIELDS = [E.RES_SCORE, E.RES_TYPE, E.RES_MASK, E.RES_NCARDS]  # best_play_ws's
 
 
 def answers(cases, seed=7):
     """An int64 array, a row per case: the score best_score_above_ws returns, then the result
     rows of the four calls (full, full above the floor, play, score above the floor)."""
     from simsym.cards.encode import encode_cards
-    from simsym.core import enums as E
     from simsym.core.search_nb import (best_play_ws, best_score_above_ws,
                                        best_symposion_hint_ws, best_symposion_ws,
                                        workspace_size)
@@ -81,7 +83,7 @@ def answers(cases, seed=7):
                 best_symposion_hint_ws(hand, n, table, rules, req, tm, floor, res, ws)
                 hint = res.copy()
                 best_play_ws(hand, n, table, rules, req, tm, res, ws)
-                play = res[:E.RES_PER_CARD].copy()
+                play = res[PLAY_FIELDS].copy()  # what the play mode writes
                 above = best_score_above_ws(hand, n, table, rules, req, tm, floor, res, ws)
                 score = res[:E.RES_TYPE + 1].copy()
                 rows.append(np.concatenate([np.array([above], np.int64), full, hint, play,
