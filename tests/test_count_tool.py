@@ -30,6 +30,18 @@ def test_collected_reads_the_last_figure_by_event():
         count_instructions.collected("==1== Events : Ir Dr\n==1== Collected : 1 2 3\n")
 
 
+def test_branch_simulation_is_asked_for_and_read():
+    # --branches adds callgrind's branch simulation, alone or with the caches' ...
+    assert count_instructions.simulated(False, False) == []
+    assert count_instructions.simulated(False, True) == ["--branch-sim=yes"]
+    assert count_instructions.simulated(True, True) == ["--cache-sim=yes", "--branch-sim=yes"]
+    # ... and its events are read by name (callgrind's lines with --branch-sim=yes).
+    err = ("==15153== Events    : Ir Bc Bcm Bi Bim\n"
+           "==15153== Collected : 15508074 1953394 238741 34575 9219\n")
+    assert count_instructions.collected(err) == {
+        "Ir": 15508074, "Bc": 1953394, "Bcm": 238741, "Bi": 34575, "Bim": 9219}
+
+
 def test_bad_sizes_are_refused():
     with pytest.raises(count_instructions.argparse.ArgumentTypeError):
         count_instructions._positive("0")

@@ -5,6 +5,7 @@
     .venv/bin/python tools/count_instructions.py games --games 2000
     .venv/bin/python tools/count_instructions.py games --cache   # and simulated cache misses
     .venv/bin/python tools/count_instructions.py games --games 300 --per-kernel  # by function
+    .venv/bin/python tools/count_instructions.py games --branches  # and mispredicted branches
 
 On this shared machine a timing moves by 10-30% from one run to the next; an instruction
 count hardly does: per search it repeats to ~0.2%, per game to ~1%.
@@ -26,6 +27,8 @@ searched once a repetition through ``best_symposion_ws`` (full result), with the
 given. Games: base scenario games as a run plays them (``run_chunk``), seeds from 0. With
 ``--cache``, callgrind also simulates the caches (the host's sizes) and the misses per unit
 are printed: instruction-cache (I1mr), data-cache reads and writes (D1mr, D1mw). With
+``--branches``, callgrind also simulates branch prediction and the mispredicted conditional
+and indirect branches per unit are printed (Bcm, Bim; see ``simulated``). With
 ``--per-kernel``, one run (``--games`` games or ``--hands`` searches) under callgrind with
 the caches simulated and costs kept per instruction; the child writes where each compiled
 function's code starts (numba's libraries, cached or not) and the costs of the code
@@ -192,6 +195,15 @@ def valgrind_cpu(env: dict[str, str]) -> dict[str, str]:
     return {"NUMBA_CPU_NAME": lines[0], "NUMBA_CPU_FEATURES": lines[1]}
 
 
+def simulated(cache: bool, branches: bool) -> list[str]:
+    """callgrind's flags for what it simulates besides counting instructions: the caches
+    (events I1mr, D1mr, D1mw ...) and branch prediction (Bc, Bcm: conditional branches and
+    their mispredictions; Bi, Bim: indirect ones). Its predictor is a simple model (a table
+    of two-bit counters, no global history), so Bcm overstates what a modern processor
+    mispredicts on patterned branches; it says where the unpredictable ones are."""
+    return (["--cache-sim=yes"] if cache else []) + (["--branch-sim=yes"] if branches else [])
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -208,6 +220,9 @@ def main() -> None:
                     help="search types: 1 Intellectual, 2 Social, 4 Hedonistic (default 7)")
     ap.add_argument("--cache", action="store_true",
                     help="simulate the caches too and print their misses per unit")
+    ap.add_argument("--branches", action="store_true",
+                    help="simulate branch prediction too and print the mispredictions per "
+                         "unit (conditional Bcm, indirect Bim)")
     ap.add_argument("--per-kernel", action="store_true",
                     help="one run with the caches simulated: instructions and misses per unit "
                          "for each compiled function (the 20 with the most I1 misses)")
@@ -233,21 +248,21 @@ def main() -> None:
                                                          f"{a.type_mask}"},
                        check=True, cwd=root)
         if a.per_kernel:
-            _print_per_kernel(what, size, a.type_mask, env, root)
+            _print_per_kernel(what, size, a.type_mask, env, root, a.branches)
             continue
         counts = []
         for reps in (1, 3):
             print(f"{what}: {reps} repetition(s) under callgrind ...", file=sys.stderr,
                   flush=True)
             stderr = _callgrind(["--callgrind-out-file=/dev/null"]
-                                + (["--cache-sim=yes"] if a.cache else []),
+                                + simulated(a.cache, a.branches),
                                 {**env, CHILD: f"{what},{size},{reps},{a.type_mask}"}, what, root)
             counts.append(collected(stderr))
         units = 2 * size
         label = (f"per search ({size} bench hands, type mask {a.type_mask})" if what == "search"
                  else f"per game (base scenario, {units} games)")
         print(f"instructions {label}: {per_unit(counts[0]['Ir'], counts[1]['Ir'], units):,.0f}")
-        for name in ("I1mr", "D1mr", "D1mw"):
+        for name in ("I1mr", "D1mr", "D1mw", "Bcm", "Bim"):
             if name in counts[0]:
                 print(f"  {name} {label}: {per_unit(counts[0][name], counts[1][name], units):,.1f}")
 
@@ -264,26 +279,30 @@ def _callgrind(flags: list[str], env: dict, what: str, root: str) -> str:
     return p.stderr
 
 
-def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str) -> None:
-    """--per-kernel: one repetition under callgrind, its costs per compiled function."""
+def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str,
+                      branches: bool = False) -> None:
+    """--per-kernel: one repetition under callgrind, its costs per compiled function (with
+    the branch mispredictions when ``branches``)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="simsym-count-") as tmp:
         out, kmap = os.path.join(tmp, "callgrind.out"), os.path.join(tmp, "kernels.map")
         print(f"{what}: 1 repetition under callgrind, costs per instruction ...",
               file=sys.stderr, flush=True)
-        _callgrind(["--cache-sim=yes", "--dump-instr=yes", "--compress-pos=no",
-                    "--compress-strings=no", f"--callgrind-out-file={out}"],
+        _callgrind(simulated(True, branches) + ["--dump-instr=yes", "--compress-pos=no",
+                                                 "--compress-strings=no",
+                                                 f"--callgrind-out-file={out}"],
                    {**env, CHILD: f"{what},{size},1,{type_mask}", KERNEL_MAP: kmap}, what, root)
         with open(out) as fh, open(kmap) as km:
             costs = per_kernel(fh.read(), km.read())
     unit = "search" if what == "search" else "game"
     print(f"per {unit} ({size} {'bench hands' if what == 'search' else 'base games'}), "
           "by compiled function, most instruction-cache misses first:")
-    print(f"{'Ir':>10} {'I1mr':>8} {'D1mr':>8} {'D1mw':>8}  function")
+    cols = ("I1mr", "D1mr", "D1mw") + (("Bcm", "Bim") if branches else ())
+    print(f"{'Ir':>10} " + " ".join(f"{c:>8}" for c in cols) + "  function")
     for name, c in sorted(costs.items(), key=lambda kv: -kv[1].get("I1mr", 0))[:20]:
-        print(f"{c.get('Ir', 0) / size:10,.0f} {c.get('I1mr', 0) / size:8,.1f} "
-              f"{c.get('D1mr', 0) / size:8,.1f} {c.get('D1mw', 0) / size:8,.1f}  {name}")
+        print(f"{c.get('Ir', 0) / size:10,.0f} "
+              + " ".join(f"{c.get(e, 0) / size:8,.1f}" for e in cols) + f"  {name}")
 
 
 if __name__ == "__main__":
