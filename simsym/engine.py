@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from filelock import FileLock, Timeout
 
-from simsym.cards.encode import encode_cards
+from simsym.cards.encode import aligned, encode_cards
 from simsym.core import enums as E
 from simsym.core import game_nb as G
 from simsym.core import lookahead_nb as LA
@@ -103,7 +103,7 @@ class Setup:
         """The kernels' read-only record (simsym.core.game_nb.Table)."""
         bt = np.zeros(G.bound_table_size(len(self.kinds)), np.int64)
         G.bound_table_nb(self.kinds, self.rules, bt)
-        return G.Table(self.kinds, self.rules, self.gp, self.copies, self.base_strat,
+        return G.Table(aligned(self.kinds), self.rules, self.gp, self.copies, self.base_strat,
                        self.strat_params, self.keep_table, self.cand_table, bt)
 
 

@@ -2,6 +2,7 @@
 
 import re
 
+import numpy as np
 import pytest
 
 from simsym.cards.model import Option
@@ -138,3 +139,29 @@ def test_kinds_that_behave_alike_share_the_lowest_ones_class(cards):
     alike = CardSet([parse_notation("A", "2H; HO"), parse_notation("B", "2H", copies=3),
                      parse_notation("C", "2H; HO", copies=2), parse_notation("D", "2H; HO, WC")])
     assert list(encode_cards(alike)[:, CF_CLS]) == [0, 1, 0, 3]
+
+
+def test_the_kind_table_rows_start_on_cache_lines(cards):
+    """enums' column order assumes each row starts a 64-byte line: the table encode_cards
+    builds does (rows of CF_SIZE = 136 columns, 1,088 bytes), and so does the one the kernels
+    get from a Setup unpickled in a worker process, whose arrays numpy allocates anew."""
+    import pickle
+
+    from simsym import engine
+    from simsym.cards.encode import aligned, encode_cards
+    from simsym.core import enums as E
+    from simsym.scenario import load_scenario
+
+    assert E.CF_SIZE * 8 % 64 == 0
+    table = encode_cards(cards)
+    assert table.ctypes.data % 64 == 0 and table.flags.c_contiguous
+    assert aligned(table) is table
+    off = np.zeros(table.size + 1, np.int64)[1:].reshape(table.shape)  # 8 bytes off a line
+    off[...] = table
+    assert off.ctypes.data % 64 != 0
+    again = aligned(off)
+    assert again.ctypes.data % 64 == 0 and (again == table).all()
+    setup = pickle.loads(pickle.dumps(engine.setup_for(load_scenario(
+        REPO_ROOT / "scenarios" / "base.yaml"))))
+    kinds = setup.table().kinds
+    assert kinds.ctypes.data % 64 == 0 and (kinds == table).all()

@@ -11,7 +11,7 @@ from simsym.errors import InputError
 
 
 def encode_cards(cards: CardSet) -> np.ndarray:
-    table = np.zeros((len(cards), E.CF_SIZE), dtype=np.int64)
+    table = _aligned_zeros(len(cards), E.CF_SIZE)
     for k, c in enumerate(cards):
         row = table[k]
         row[E.CF_NOPT] = len(c.options)
@@ -40,10 +40,18 @@ def encode_cards(cards: CardSet) -> np.ndarray:
             row[base + E.OPT_H] = o.hedonistic
             row[base + E.OPT_E] = o.either
         _derive(row)
-    first = {}  # a behaviour (the columns before CF_CLS) -> the lowest kind with it
+    first = {}  # a behaviour (every column but CF_CLS) -> the lowest kind with it
     for k in range(len(table)):
-        table[k, E.CF_CLS] = first.setdefault(table[k, :E.CF_CLS].tobytes(), k)
+        key = np.delete(table[k], E.CF_CLS).tobytes()
+        table[k, E.CF_CLS] = first.setdefault(key, k)
     return table
+
+
+def _aligned_zeros(rows: int, cols: int) -> np.ndarray:
+    """A zeroed C-ordered int64 (rows, cols) array whose data starts on a 64-byte boundary."""
+    buf = np.zeros(rows * cols + 8, dtype=np.int64)
+    at = (-buf.ctypes.data % 64) // 8
+    return buf[at:at + rows * cols].reshape(rows, cols)
 
 
 def _derive(row: np.ndarray) -> None:
@@ -133,3 +141,13 @@ def _walk_states(row: np.ndarray) -> None:
             row[at + E.STF_P1:at + E.STF_P1 + 2] = p1
             row[at + E.STF_P2] = p2
             row[at + E.STF_OPT] = o
+
+
+def aligned(table: np.ndarray) -> np.ndarray:
+    """``table`` itself when its data starts on a 64-byte boundary (as encode_cards makes it),
+    else an aligned copy (an unpickled table, in a worker process, is not)."""
+    if table.ctypes.data % 64 == 0 and table.flags.c_contiguous:
+        return table
+    out = _aligned_zeros(*table.shape)
+    out[...] = table
+    return out

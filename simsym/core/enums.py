@@ -33,22 +33,48 @@ T_HEDONISTIC = 2
 T_NONE = -1
 TYPE_NAMES = ("intellectual", "social", "hedonistic")
 
-# Columns of the card-kind table (one row a kind).
-CF_NOPT = 0
-CF_CONTAINER = 1
-CF_VINTAGE = 2
-CF_WOMAN = 3
-CF_MW = 4
-CF_IO = 5
-CF_HO = 6
-CF_NI = 7
-CF_NH = 8
-CF_SO = 9
-CF_REQ_WOMEN = 10
-CF_REQ_WINE = 11
-CF_DRAWS = 12
-CF_DRAW_USABLE = 13
-CF_OPT = 14  # then MAX_OPTIONS blocks of OPT_SIZE
+# Columns of the card-kind table (one row a kind). Their order is the search's: a search
+# reads a few columns of each card's row, and a row is 136 columns (17 lines of 64 bytes),
+# so the columns it reads for every card come first, eight to a line (encode_cards starts
+# the table and so every row on a line), then the options, then the walk states with the
+# Social block on lines of its own, then the columns only the game or the encoding read.
+# Most are derived (simsym.cards.encode fills them from the flags and options, for every
+# setting of the two rule options they depend on), so the search reads one value where it
+# would otherwise recompute it from the options on every call.
+# Base games then miss the data cache ~19% less a game (callgrind's model) and the search
+# on hands met one after the other ~53% less (docs/performance.md, thirty-fourth session).
+# Line 0: what _card_states reads first for any card.
+CF_AL = 0  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
+CF_WOMAN = 2
+CF_MW = 3
+CF_NOPT = 4
+CF_FREE = 5  # 1 when not Vintage and with no requirement
+CF_WM = 6  # bitmask of the options with Wine (printed or scored)
+CF_OKI = 7  # bitmask of the options usable in Intellectual
+# Line 1: ... and _group_bounds; the class (see below).
+CF_OKH = 8  # ... in Hedonistic
+CF_IO = 9
+CF_WMAT = 10  # 2 columns, [io_bars_mw off, on]: groups in which it makes women matter (it
+#               requires women)
+CF_PUB = 12  # 2 columns (see below)
+CF_CLS = 14  # (see below)
+CF_VINTAGE = 15
+# Line 2: _group_bounds; an enumerated card (_card_states, _option_states).
+CF_PWX = 16  # 4 columns (see below)
+CF_CONTAINER = 20
+CF_REQ_WOMEN = 21
+CF_REQ_WINE = 22
+CF_BVS = 23  # best value of any option (-1: none)
+# Line 3: Intellectual and Hedonistic cards.
+CF_BI = 24  # best option usable in Intellectual (-1: none) and its value
+CF_BVI = 25
+CF_BH = 26  # ... in Hedonistic
+CF_BVH = 27
+CF_BWI = 28  # 2 columns, [printed, scored]: largest counted Wine of an I option
+CF_BWH = 30  # ... of an H option
+# Line 4: a Social card (CF_BWS for an enumerated one, the first option for a free one).
+CF_BWS = 32  # ... of any option
+CF_OPT = 34  # then MAX_OPTIONS blocks of OPT_SIZE
 OPT_WINE = 0
 OPT_WINE_SCORED = 1
 OPT_I = 2
@@ -56,23 +82,6 @@ OPT_H = 3
 OPT_E = 4
 OPT_SIZE = 5
 MAX_OPTIONS = 4
-# Derived columns (simsym.cards.encode fills them from the ones above, for every setting of
-# the two rule options they depend on), so the search reads one value where it would
-# otherwise recompute it from the options on every call.
-CF_OKI = CF_OPT + MAX_OPTIONS * OPT_SIZE  # bitmask of the options usable in Intellectual
-CF_OKH = CF_OKI + 1  # ... in Hedonistic
-CF_WM = CF_OKI + 2  # ... of the options with Wine (printed or scored)
-CF_BI = CF_OKI + 3  # best option usable in Intellectual (-1: none) and its value
-CF_BVI = CF_OKI + 4
-CF_BH = CF_OKI + 5  # ... in Hedonistic
-CF_BVH = CF_OKI + 6
-CF_BVS = CF_OKI + 7  # best value of any option (-1: none)
-CF_BWI = CF_OKI + 8  # 2 columns, [printed, scored]: largest counted Wine of an I option
-CF_BWH = CF_OKI + 10  # ... of an H option
-CF_BWS = CF_OKI + 12  # ... of any option
-CF_AL = CF_OKI + 14  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
-CF_WMAT = CF_OKI + 16  # ... groups in which it makes women matter (it requires women)
-CF_FREE = CF_OKI + 18  # 1 when not Vintage and with no requirement
 # Per search group (search_nb: Intellectual, Intellectual with IO cards, Social, Hedonistic),
 # the column of a kind's best value and of its largest counted wine [printed, scored].
 CF_GROUP_BV = (CF_BVI, CF_BVI, CF_BVS, CF_BVH)
@@ -81,24 +90,30 @@ LANE = 16  # bits of one lane of a packed word (the card table's CF_ST, CF_PUB a
 # Each kind's walk states per search type (T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC: a block of
 # CF_ST_BLOCK columns each, from CF_ST + t * CF_ST_BLOCK): how many options the type may use,
 # then per such option, highest value first (the earlier option first among equals), the
-# search's packed state words (search_nb.S_P0 ..., ``CF_ST_SIZE`` columns a state).
-CF_ST = CF_OKI + 19
+# search's packed state words (search_nb.S_P0 ..., ``CF_ST_SIZE`` columns a state). The
+# Social block, the one read most, starts a line (column 80).
+CF_ST_SIZE = 6
+CF_ST_BLOCK = 1 + MAX_OPTIONS * CF_ST_SIZE
+CF_ST = 80 - CF_ST_BLOCK
 STF_P0 = 0  # 2 columns, [printed, scored] counted wine: CW | NCW << 16 | VINT << 32 | VAL << 48
 STF_P1 = 2  # 2 columns, [printed, scored] bonus wine: IN | WB << 16 (WOMEN is the search's)
 STF_P2 = 4  # I | H << 16 | E << 32, as the type counts them
 STF_OPT = 5  # the option
-CF_ST_SIZE = 6
-CF_ST_BLOCK = 1 + MAX_OPTIONS * CF_ST_SIZE
 # The search groups' bounds, one 16-bit lane a group (search_nb.NGROUPS; 0 where the kind may
-# not join): 2 columns [io_bars_mw off, on] of the best value (CF_BVI, CF_BVI, CF_BVS,
-# CF_BVH), then 4 columns [io_bars_mw][printed, scored] of the largest counted wine.
-CF_PUB = CF_ST + 3 * CF_ST_BLOCK
-CF_PWX = CF_PUB + 2
-# The kind's behaviour class: the lowest kind whose every column before this one is the same
+# not join): CF_PUB, 2 columns [io_bars_mw off, on] of the best value (CF_BVI, CF_BVI, CF_BVS,
+# CF_BVH), and CF_PWX, 4 columns [io_bars_mw][printed, scored] of the largest counted wine.
+# CF_CLS, the kind's behaviour class: the lowest kind whose every other column is the same
 # (the same options, flags, requirements: cards a play may swap without changing anything but
 # the kinds it lists). The search walks one of each set of such plays (search_nb._walk).
-CF_CLS = CF_PWX + 4
-CF_SIZE = CF_CLS + 1
+# The rest: what only the game (draws) and encode_cards (the groups a kind may join) read.
+CF_HO = CF_ST + 3 * CF_ST_BLOCK
+CF_NI = CF_HO + 1
+CF_NH = CF_HO + 2
+CF_SO = CF_HO + 3
+CF_DRAWS = CF_HO + 4
+CF_DRAW_USABLE = CF_HO + 5
+CF_SIZE = CF_HO + 6
+assert CF_SIZE % 8 == 0 and CF_OPT + MAX_OPTIONS * OPT_SIZE <= CF_ST  # rows of whole lines
 
 # Result array of the search kernel.
 RES_SCORE = 0
