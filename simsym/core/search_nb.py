@@ -35,9 +35,12 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
   carved into named views once per call (``Work``, by ``_carve``: a view without a slice's
-  bound checks; nothing allocates, nor does any part). The walk sums its columns packed in
-  16-bit lanes (S_P0..S_P2), and the hot loops index the views with unsigned integers
-  (``U``) so numba emits no negative-index wraparound.
+  bound checks; nothing allocates, nor does any part). Each view has room for MAX_HAND cards
+  whatever the hand, so it starts at a constant offset: the compiled search addresses every
+  view from the workspace's one pointer instead of keeping a pointer per view (7% fewer
+  instructions a search than views sized by the hand, docs/performance.md). The walk sums
+  its columns packed in 16-bit lanes (S_P0..S_P2), and the hot loops index the views with
+  unsigned integers (``U``) so numba emits no negative-index wraparound.
 * The large parts that take the views are inlined into ``_best_core`` by numba
   (``inline='always'``; a call would copy all the views), and ``_best_core`` and the small
   parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
@@ -218,8 +221,9 @@ MODE_FULL = 2
 NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
 
-# The workspace as named views, carved by _views for a hand of n cards ("sorted position":
-# a card's index in w.hs).
+# The workspace as named views, carved by _views ("sorted position": a card's index in
+# w.hs). Each has room for n = MAX_HAND cards; a search of a hand of fewer uses its first
+# entries.
 Work = namedtuple("Work", (
     "hs",  # n: the hand sorted by kind
     "perm",  # n: the hand position of each sorted card
@@ -293,8 +297,10 @@ Best = namedtuple("Best", ("score", "n", "mask", "g"))
 
 @njit(cache=True)
 def workspace_size(n):
-    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards (at
-    least what ``_views`` carves; tests/test_search_parts.py checks that)."""
+    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards: at
+    least what ``_views`` carves, the same for every n (tests/test_search_parts.py checks
+    that)."""
+    n = MAX_HAND  # _views carves room for the largest hand whatever the hand
     return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
             + 5 * XCAP + 1 + SUM_WORDS + 64)
 
@@ -306,11 +312,13 @@ def _take(ws, at, size):
 
 
 @njit(cache=True, inline='always')
-def _views(ws, n):
-    """The workspace carved into the search's views for a hand of n cards (see ``Work``), and
-    how many entries they take. (A function compiled with ``_nrt=False`` must not return an
-    array to one with reference counting: the caller would release a reference it was never
-    given. So this and _take are inlined, never compiled with ``_nrt=False``.)"""
+def _views(ws):
+    """The workspace carved into the search's views (see ``Work``), each with room for
+    MAX_HAND cards, and how many entries they take. (A function compiled with ``_nrt=False``
+    must not return an array to one with reference counting: the caller would release a
+    reference it was never given. So this and _take are inlined, never compiled with
+    ``_nrt=False``.)"""
+    n = MAX_HAND  # constant sizes, so constant offsets (module docstring)
     hs, at = _take(ws, 0, n)
     perm, at = _take(ws, at, n)
     bopt, at = _take(ws, at, n)
@@ -719,7 +727,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     # A hand beyond MAX_HAND cards (reachable only with extreme rule options) is searched on
     # its first MAX_HAND positions: result masks are int64 bitmasks over positions.
     n = min(n, MAX_HAND)
-    w, _ = _views(ws, n)
+    w, _ = _views(ws)
     req = _sort_hand(hand, n, w.hs, w.perm, required_mask)
     rf = _rule_facts(rules)
     gon, wmat = _group_bounds(w, n, kinds, rules, rf, req, type_mask)
