@@ -911,22 +911,16 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
     np_ = 0
     free_mask = np.int64(0)
     pmask = np.int64(0)
-    # The fixed free cards' sums.
-    f_in = 0
-    f_i = 0
-    f_h = 0
-    f_e = 0
-    f_val = 0
-    f_women = 0
+    # The fixed free cards' sums, packed as the walk's row 0 holds them (A_P0..A_P2).
+    f_p0 = 0
+    f_p1 = 0
+    f_p2 = 0
     # Fixed free cards' E points (Social): subset-sum bitset and total.
     flo = np.uint64(1)
     fhi = np.uint64(0)
     fetot = 0
     fe12 = 0
-    psum = 0  # optional free cards: total value, I, H, E
-    pisum = 0
-    phsum = 0
-    pesum = 0
+    psums = 0  # optional free cards: total value, I, H, E (a 16-bit lane each)
     pe12 = 0
     has_reqs = False
     seen = np.uint64(0)  # the enumerated cards' classes, hashed to 64 bits
@@ -954,13 +948,9 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
                 bo = kinds[U(k), CF_BH]
                 bv = kinds[U(k), CF_BVH]
             if bv > 0 or required:
-                f_in += 1
-                if t == T_INTELLECTUAL:
-                    f_i += bv
-                else:
-                    f_h += bv
-                f_val += bv
-                f_women += woman
+                f_p0 += bv << 3 * LANE
+                f_p1 += 1 | (woman << 2 * LANE)
+                f_p2 += bv if t == T_INTELLECTUAL else bv << LANE
                 w.copt[U(q)] = bo
                 free_mask |= bit
             continue
@@ -971,12 +961,9 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
             val = ci + ch + ce
             w.copt[U(q)] = 0
             if required or val > maxbonus:
-                f_in += 1
-                f_i += ci
-                f_h += ch
-                f_e += ce
-                f_val += val
-                f_women += woman
+                f_p0 += val << 3 * LANE
+                f_p1 += 1 | (woman << 2 * LANE)
+                f_p2 += ci | (ch << LANE) | (ce << 2 * LANE)
                 free_mask |= bit
                 if ce:
                     fetot += ce
@@ -989,10 +976,7 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
                 w.pi[U(np_)] = ci
                 w.ph[U(np_)] = ch
                 w.pe[U(np_)] = ce
-                psum += val
-                pisum += ci
-                phsum += ch
-                pesum += ce
+                psums += val | (ci << LANE) | (ch << 2 * LANE) | (ce << 3 * LANE)
                 pe12 += _e_code(ce)
                 pmask |= bit
                 np_ += 1
@@ -1037,14 +1021,15 @@ def _card_states(w, n, kinds, rules, rf, req, wmat, g):
         w.rc[U(j)] += w.rc[U(j + 1)]
         w.rn[U(j)] += w.rn[U(j + 1)]
     # The walk's row 0: the fixed free cards.
-    w.acc[0, A_P0] = f_val << 3 * LANE
-    w.acc[0, A_P1] = f_in | (f_women << 2 * LANE)
-    w.acc[0, A_P2] = f_i | (f_h << LANE) | (f_e << 2 * LANE)
+    w.acc[0, A_P0] = f_p0
+    w.acc[0, A_P1] = f_p1
+    w.acc[0, A_P2] = f_p2
     w.acc[0, A_REQW] = 0
     w.acc[0, A_REQWINE] = 0
     return Group(np.int64(g), np.int64(t), social, rules[R_WINE_LO + t], hi_w, np.int64(m),
-                 np.int64(np_), free_mask, pmask, np.int64(f_val), flo, fhi, np.int64(fe12),
-                 np.int64(psum), np.int64(pisum), np.int64(phsum), np.int64(pesum),
+                 np.int64(np_), free_mask, pmask, np.int64(f_p0 >> 3 * LANE), flo, fhi,
+                 np.int64(fe12), np.int64(psums & LMASK), np.int64((psums >> LANE) & LMASK),
+                 np.int64((psums >> 2 * LANE) & LMASK), np.int64(psums >> 3 * LANE),
                  np.int64(pe12), has_reqs)
 
 
