@@ -38,7 +38,11 @@ CHILD = "--child"
 
 
 def measure(rounds: int, games: int, stride: int) -> dict:
-    """The figures of the tree whose simsym this process imports (the child's work)."""
+    """The figures of the tree whose simsym this process imports (the child's work). The
+    per-hand median repeats simsym.bench.search_figures' loop rather than calling it: that
+    function also times the reference engine (seconds a round), and this one has to run on
+    older trees too, so it uses only what every tree's bench has had (_repeat_search_nb,
+    deck_hands)."""
     import time
 
     import numpy as np
