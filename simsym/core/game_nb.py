@@ -1464,14 +1464,16 @@ def _attempt_run(tb, s, i, excl):
     for r in range(cand.shape[0]):
         if nc >= tc:
             break
+        # Without a branch on the kind (which of them a seat holds or the pile has all of is
+        # a coin toss to the processor): each kind is written at nc, which moves on only for
+        # a candidate. (nc stays below the kinds in the deck, so below half.)
         w = cand[r]
-        if dcount[U(w)] >= copies[U(w)] or mark[U(w)] == 1:
-            continue
         held = mark[U(w)]
+        ok = np.int64((dcount[U(w)] < copies[U(w)]) & (held != 1))
         cw[U(nc)] = w
         cw[U(half + nc)] = held
-        nheld |= held
-        nc += 1
+        nheld |= held * ok
+        nc += ok
     for h in range(P):
         for q in range(s.hn[h]):
             mark[U(s.hands[h, q])] = 0
