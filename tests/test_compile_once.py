@@ -58,7 +58,7 @@ def test_every_entry_point_shares_one_compiled_search(base):
     # logged games call it from Python: no compiled function above it); step, the same for
     # one phase, serves the lookahead.
     for f in (G.setup, G.deal, G.amphorae_phase, G.record, G.play_until,
-              G.discard_and_redraw, G.komos_discard, G._attempt, G.swap,
+              G.discard_and_redraw, G.komos_discard, G.swap,
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G._chunk_next,
               G._chunk_record,
               G._hsearch_a, G._search_a, all_equal_above_ws, social_above_ws, ae_prep,
@@ -67,7 +67,7 @@ def test_every_entry_point_shares_one_compiled_search(base):
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
     for f in (G._step, G.step, G.trading, G.end_check, G.choose_symposiarch_discards,
-              G.choose_play, G.make_play, G.choose_komos, G._attempt_run, G._offer,
+              G.choose_play, G.make_play, G.choose_komos, G._attempt, G._attempt_run, G._offer,
               G._accepts, G._log, G._candidate_above, G._first_taker):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
 
@@ -132,7 +132,7 @@ from simsym.core import native, search_nb
 from simsym.engine import run_chunk, setup_for
 from simsym.scenario import BASE_SCENARIO, load_scenario
 names = native.symbol_names()
-assert search_nb.SEARCH_SYMBOL in names and "simsym_game_nb__attempt" in names, names
+assert search_nb.SEARCH_SYMBOL in names and "simsym_game_nb_play_until" in names, names
 assert not [n for n in names if llvm.address_of_symbol(n)], "registered at import"
 rows, _ = run_chunk(setup_for(load_scenario(BASE_SCENARIO)), 0, 3)
 assert all(llvm.address_of_symbol(n) for n in names), "not registered"

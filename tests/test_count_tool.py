@@ -111,6 +111,6 @@ def test_the_workload_maps_the_kernels_it_runs(tmp_path, monkeypatch):
     assert count_instructions.workload("games", 2, 1, toggle=False) == 2
     rows = [line.split(maxsplit=1) for line in path.read_text().splitlines()]
     names = {name for _, name in rows}
-    assert {"search_nb._best_core", "game_nb.play_until", "game_nb._attempt"} <= names
+    assert {"search_nb._best_core", "game_nb.play_until", "game_nb._bound_prep"} <= names
     addrs = [int(a) for a, _ in rows]
     assert addrs == sorted(addrs) and addrs[0] > 0

@@ -1,6 +1,7 @@
 """simsym.core's change to numba's inliner (one deepcopy of a function's blocks instead of one
 per block, see simsym/core/__init__.py): applied under the numba pyproject.toml pins, and the
-machine code numba emits for the search kernel is the same with it as without it."""
+machine code numba emits for the search kernel is the same with it as without it. And its
+choice of LLVM level for the first, per-function passes, kernel by kernel."""
 
 import re
 
@@ -56,3 +57,34 @@ def test_the_search_compiles_to_the_same_machine_code_either_way(base):
     assert after == before
     assert answer_after[0] == answer_before[0] >= 0
     assert (answer_after[1] == answer_before[1]).all()
+
+
+def test_the_function_passes_run_at_o1_only_for_the_kernels_that_ask(monkeypatch):
+    """simsym.core runs numba's first, per-function LLVM passes at O1 for the kernels named by
+    function_passes_o1 (the game loop) and at numba's level for every other function."""
+    import sys
+    import types as pytypes
+
+    from llvmlite.binding import newpassmanagers
+    from numba.core import config
+
+    assert core.FUNCTION_PASSES_O1 and core._function_passes_o1_where_asked()
+    levels = {}  # LLVM function name: the level its function passes ran at
+    run = newpassmanagers.FunctionPassManager.run
+
+    def spy(self, fun, pb):
+        levels[fun.name] = pb._pto.speed_level
+        return run(self, fun, pb)
+
+    monkeypatch.setattr(newpassmanagers.FunctionPassManager, "run", spy)
+    module = pytypes.ModuleType("simsym.o1_probe")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    exec("def looped(a):\n    t = 0\n    for x in a:\n        t += x * x\n    return t\n"
+         "def plain(a):\n    return a[0] + 1\n", module.__dict__)
+    looped = core.function_passes_o1(njit(module.looped))
+    plain = njit(module.plain)
+    a = np.arange(5, dtype=np.int64)
+    assert looped(a) == 30 and plain(a) == 1
+    at = {k: {lvl for name, lvl in levels.items() if f"8o1_probe{len(k)}{k}B" in name}
+          for k in ("looped", "plain")}
+    assert at == {"looped": {1}, "plain": {int(config.OPT)}}, (at, levels)

@@ -96,6 +96,62 @@ def _inliner_copies_once() -> bool:
 INLINER_COPIES_ONCE = _inliner_copies_once()
 
 
+# --- the game loop's function passes at O1, its module passes at O3 --------------------------
+
+# numba optimises a function's LLVM IR twice: each function alone with LLVM's function
+# simplification pipeline (CPUCodeLibrary._optimize_functions), then the whole module with
+# the callees linked in, with the module pipelines, which run the same function simplification
+# again inside. At O3 the first run is most of LLVM's time on the game loop (play_until, with
+# the phases and the trade attempt inlined: ~1,200 blocks): 8.4 s there (CorrelatedValue-
+# Propagation 4.1 s and SROA 3.3 s on numba's unoptimised IR, one alloca per variable)
+# against 1.3 s in the module passes. At O1 (SROA, EarlyCSE, InstCombine, SimplifyCFG: the
+# clean-up, without the analyses whose cost grows with a function's size) it leaves the
+# module passes a small function to optimise at O3: cold compile -9 s, and the game loop's
+# code as fast. Not for every kernel: the search's code is 3% longer so
+# (docs/performance.md, thirty-sixth session).
+_O1_FUNCTION_PASSES: set[str] = set()
+
+
+def function_passes_o1(dispatcher):
+    """Run the first, per-function LLVM passes on this kernel's code at O1 (see above); the
+    kernel, for use as a decorator."""
+    f = getattr(dispatcher, "py_func", None)
+    if f is None:
+        return dispatcher  # python mode (NUMBA_DISABLE_JIT): a plain function
+    parts = f.__module__.split(".") + f.__qualname__.split(".")
+    _O1_FUNCTION_PASSES.add("".join(f"{len(p)}{p}" for p in parts))  # as numba mangles it
+    return dispatcher
+
+
+def _function_passes_o1_where_asked() -> bool:
+    """Run numba's per-function LLVM passes at O1 on the functions of the kernels named by
+    function_passes_o1 (never above numba's own level); whether they are (or already were)
+    so run."""
+    from numba.core import codegen, config
+
+    library = codegen.CPUCodeLibrary
+    optimize_functions = library._optimize_functions
+    if getattr(optimize_functions, "_simsym_o1", False):
+        return True
+
+    def optimize_functions_o1(self, ll_module):
+        ll_module.data_layout = self._codegen._data_layout
+        for func in ll_module.functions:
+            o1 = any(name in func.name for name in _O1_FUNCTION_PASSES)
+            fpm, pb = self._codegen._function_pass_manager(
+                **({"opt": min(1, config.OPT)} if o1 else {}))
+            with self._recorded_timings.record(f"Function passes on {func.name!r}", pb):
+                fpm.run(func, pb)
+
+    optimize_functions_o1._simsym_o1 = True
+    optimize_functions_o1._numba_original = optimize_functions
+    library._optimize_functions = optimize_functions_o1
+    return True
+
+
+FUNCTION_PASSES_O1 = _function_passes_o1_where_asked()
+
+
 # --- one compile per kernel, not one per constant it is called with ---------------------------
 
 # A compiled function calling a kernel with a constant (a literal 0, a module constant such
@@ -213,3 +269,53 @@ def _symbols_before_kernel_loads() -> bool:
 
 
 SYMBOLS_HOOK = _symbols_before_kernel_loads()
+
+
+# --- kernels without a Python entry -----------------------------------------------------------
+# numba compiles, for every function, a wrapper that makes it callable from Python: code that
+# unboxes each argument (every array of both game records: ~90 KB of IR) and boxes the result.
+# Most simsym kernels are only ever called by other kernels, so they are compiled without it
+# (numba's option no_cpython_wrapper; cold compile ~-13%, docs/performance.md, thirty-sixth
+# session). numba would still register such a kernel for calls from Python, at the address of
+# the wrapper it did not compile, and a call would crash the process: here it is not
+# registered, and a call from Python raises a TypeError naming the kernel instead.
+def _is_compiled_only(dispatcher) -> bool:
+    return (dispatcher.targetoptions.get("no_cpython_wrapper", False)
+            and getattr(dispatcher.py_func, "__module__", "").startswith("simsym."))
+
+
+def _guard_kernels_without_python_entry() -> bool:
+    """Keep numba from registering simsym kernels compiled without a Python entry for Python
+    calls, and make such a call raise; whether the guard is (or already was) in place."""
+    from numba.core import dispatcher
+
+    base = dispatcher._DispatcherBase
+    add_overload = base.add_overload
+    if getattr(add_overload, "_simsym_guard", False):
+        return True
+    compile_for_args = dispatcher.Dispatcher._compile_for_args
+
+    def add_overload_guarded(self, cres):
+        if _is_compiled_only(self):
+            self.overloads[tuple(cres.signature.args)] = cres  # for compiled callers only
+            return
+        add_overload(self, cres)
+
+    def compile_for_args_guarded(self, *args, **kws):
+        if _is_compiled_only(self):
+            f = self.py_func
+            raise TypeError(
+                f"{f.__module__}.{f.__qualname__} is a kernel for compiled callers only "
+                "(compiled with no_cpython_wrapper): call it from a compiled function, or "
+                "give it the options of a Python entry point")
+        return compile_for_args(self, *args, **kws)
+
+    add_overload_guarded._simsym_guard = True
+    add_overload_guarded._numba_original = add_overload
+    compile_for_args_guarded._numba_original = compile_for_args
+    base.add_overload = add_overload_guarded
+    dispatcher.Dispatcher._compile_for_args = compile_for_args_guarded
+    return True
+
+
+PYTHON_ENTRY_GUARD = _guard_kernels_without_python_entry()

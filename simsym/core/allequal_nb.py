@@ -47,7 +47,7 @@ from simsym.core.enums import (
     MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
     RULE_WINE_LO, T_SOCIAL,
 )
-from simsym.core.native import I64, array, by_symbol
+from simsym.core.native import INNER, PY_ENTRY, I64, array, by_symbol
 from simsym.core.search_nb import _rule_facts
 
 G_SOCIAL = 2  # the Social search group (its bit in the card table's CF_AL columns)
@@ -90,7 +90,7 @@ def ae_workspace_size(n):
     return n * REC + (n + 1) * D_SIZE + 3 * (n + 1)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _shl(g, s):
     """The grid's cells moved s bits up (nothing when s leaves the word)."""
     if s >= 64:
@@ -98,7 +98,7 @@ def _shl(g, s):
     return g << np.uint64(s)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _add(g, i, h, e, split):
     """The cells of grid g with one option of (i, h, e) points added: I + i, H + h and the e
     Either points whole to one side (any split with ``split``)."""
@@ -112,7 +112,7 @@ def _add(g, i, h, e, split):
     return out & CELLS
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _add_card(g, kinds, k, must, split):
     """Grid g with card kind k played with one of its wineless options (or, unless
     ``must``, left out)."""
@@ -126,7 +126,7 @@ def _add_card(g, kinds, k, must, split):
     return out
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _add_card_all(g, kinds, k, split):
     """The cells of grid g with card kind k added in any of its options (wine options' own
     I, H and E points included)."""
@@ -138,7 +138,7 @@ def _add_card_all(g, kinds, k, split):
     return out
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def social_card(kinds, k, iobm, required):
     """How a hand card of kind k stands for the Social solvers (this one, social_nb's): 1 it
     may join a Social play; 0 it may not (not a Social card); -1 it may not but is
@@ -151,7 +151,7 @@ def social_card(kinds, k, iobm, required):
     return 1
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def may_beat(grid, floor, maxbonus, asum, wcap):
     """The all-equal first test: whether the (I, H) cells of ``grid`` hold some (W, W), W up
     to wcap, large enough for an all-equal play to beat the floor (it scores
@@ -162,7 +162,7 @@ def may_beat(grid, floor, maxbonus, asum, wcap):
     return False
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**PY_ENTRY)
 def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     """The highest score of an all-equal Social play of ``hand[:n]`` scoring strictly more
     than ``floor`` (>= 0), or -1 when there is none: a play whose Intellectual points,
@@ -338,7 +338,7 @@ all_equal_above_x = by_symbol(all_equal_above_ws,
                               (array(1), I64, array(2), array(1), I64, I64, array(1)))
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _choice(ws, r, c, cw, ncw, vint, a3, wb, opt, must):
     """Write choice c of the card whose record starts at ws[r]."""
     q = r + 2 + c * C_SIZE
@@ -364,7 +364,7 @@ AEP_ASUM = 4  # scored wine beyond bonus wine, every card's largest
 AEP_SIZE = 5
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _wine_facts(kinds, k, wine_scored, bonus_scored):
     """Over the wine options of card kind k: the largest bonus wine, the largest bonus wine
     beyond counted wine, the largest scored wine beyond bonus wine (0 when it has none)."""
@@ -385,7 +385,7 @@ def _wine_facts(kinds, k, wine_scored, bonus_scored):
     return bwb, bx, bs
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _ae_add(scr, at, kinds, k, rf, must):
     """Card kind k into the first test's sums at scr[at:] (optional unless ``must``)."""
     g = np.uint64(scr[at + AEP_GRID])
@@ -401,7 +401,7 @@ def _ae_add(scr, at, kinds, k, rf, must):
             scr[at + AEP_XSUM] += bx
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**PY_ENTRY)
 def ae_prep(hand, n, kinds, rules, scr, at):
     """The first test's part for the cards hand[:n] (none of them required), at scr[at:]
     (AEP_SIZE entries)."""
@@ -415,7 +415,7 @@ def ae_prep(hand, n, kinds, rules, scr, at):
             _ae_add(scr, at, kinds, k, rf, False)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**PY_ENTRY)
 def ae_may_beat_with(scr, at, kinds, rules, w, floor):
     """False when no all-equal Social play of the prepared cards and card kind w, holding w,
     can score above ``floor``: all_equal_above_ws's first test, on cells that hold every such

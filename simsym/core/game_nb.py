@@ -76,7 +76,8 @@ from simsym.core.enums import (
 from simsym.core.allequal_nb import (
     AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_x,
 )
-from simsym.core.native import I64, U64, array, by_symbol, record
+from simsym.core import function_passes_o1
+from simsym.core.native import INNER, PY_ENTRY, I64, U64, array, by_symbol, record
 from simsym.core.social_nb import social_above_x, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
@@ -96,12 +97,12 @@ from simsym.core.search_nb import (
 # workspace is the caller's), so it and its gateways here (_search_a, _hsearch_a)
 # are compiled without it too: with it, each call paid two atomic operations per array
 # argument at two levels (~4% of a game, docs/performance.md).
-# no_cfunc_wrapper: numba also compiles, for every function, a C-callable wrapper for its use
-# as a first-class function value, which no simsym kernel is (~80 KB of IR for a function over
-# both records); the kernels of search_nb, social_nb and allequal_nb go without it too (cold
-# compile -6% in alternated pairs, docs/performance.md, twenty-ninth session).
-NO_RC = dict(cache=True, _nrt=False, no_cfunc_wrapper=True)
-WITH_RC = dict(cache=True, _nrt=True, no_cfunc_wrapper=True)
+# Neither has numba's C-callable wrapper, and those only kernels call have no Python wrapper
+# either (simsym.core.native.INNER says why); those also called from Python are *_PY.
+NO_RC = INNER
+NO_RC_PY = PY_ENTRY
+WITH_RC = dict(INNER, _nrt=True)
+WITH_RC_PY = dict(PY_ENTRY, _nrt=True)
 # Thin functions over the records are inlined by numba itself (not compiled on their own):
 # numba compiles every function separately and optimises again all the code it calls, so
 # each function level above the search costs compile time.
@@ -110,7 +111,10 @@ NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
 # taking both records pushes 254 values on the stack (~260 instructions), one taking six
 # arrays ~45. A function called many times a game over the records therefore has its body
 # inlined into the loop around it: play_until plays a game with the phases inlined (_step),
-# one call a game instead of ~155 (docs/performance.md, twentieth session). A small kernel
+# one call a game instead of ~155 (docs/performance.md, twentieth session), and the trade
+# attempt inlined into trading (1.02x games/s, thirty-sixth session; its compile paid by
+# compiling the kernels only kernels call without a Python wrapper, and by the game loop's
+# first LLVM passes at O1, simsym.core.function_passes_o1). A small kernel
 # called at every draw or memoised search keeps only its rare case out of line (_refill_a,
 # _hsearch_a), so the common case costs no call.
 # Indexing: numba adds a negative-index wraparound (three or four instructions) to every
@@ -169,7 +173,7 @@ Best = namedtuple("Best", ("type", "score", "mask"))
 
 # --- allocation and copying ------------------------------------------------------------------
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def deck_size(copies):
     D = 0
     for k in range(copies.shape[0]):
@@ -180,7 +184,7 @@ def deck_size(copies):
 BSCR_AE = 4 * BT_SCR  # where the all-equal first test's sums start in a state's bscr
 
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def new_state(tb, maxev):
     """A state for games of the table, with room for ``maxev`` events (0: no log)."""
     P = tb.gp[GP_PLAYERS]
@@ -206,7 +210,7 @@ def new_state(tb, maxev):
                  np.zeros(CK_SIZE, np.int64))
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def copy_state(src, dst):
     """Copy the game of ``src`` into ``dst`` (a state of the same table; nothing is
     allocated and nothing of ``src`` is shared). ``dst`` keeps its own event log: its count
@@ -246,7 +250,7 @@ def _copy2(src, dst):
             dst[U(i), U(j)] = src[U(i), U(j)]
 
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def key_stream_nb(seed, key):
     """A stream state from a seed and a key (an int64 array, e.g. game, turn, seat, decision,
     iteration): splitmix64's finaliser folded over the key, so every key has its own stream
@@ -257,7 +261,7 @@ def key_stream_nb(seed, key):
     return x
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def set_policy(tb, s, policy):
     """Seat p plays row policy[p] of the strategy tables from now on."""
     for p in range(s.strat.shape[0]):
@@ -267,7 +271,7 @@ def set_policy(tb, s, policy):
             s.memo[p, MEMO_LB] = 0  # a bound on the old strategy's own best play
 
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def rollout_nb(tb, src, dst, policy, stream):
     """Copy ``src`` into ``dst``, give seat p the strategy row policy[p], draw from the
     stream state ``stream`` (uint64) instead of the game's, and play the copy from its phase
@@ -442,7 +446,7 @@ def _sort(a, n):
         a[U(q)] = v
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def _discard_order(kinds_list, n, keep, order):
     """order[:n] = positions 0..n-1 of kinds_list sorted by keep asc, then kind desc (equal
     kinds in position order). (Indices as U(...): positions and kinds are never negative, so
@@ -656,7 +660,7 @@ def _random_picks(s, p, n, out):
 
 # --- the trade-candidate bound ---------------------------------------------------------------
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def bound_table_size(K):
     return BT_TAB + K * (4 * BT_W + BTP_W)
 
@@ -673,7 +677,7 @@ def _group_type_bit(g):
     return 1 << G_TYPE[g]
 
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def bound_table_nb(kinds, rules, bt):
     """Fill ``bt`` (bound_table_size(K) entries) for the card table and rules."""
     K = kinds.shape[0]
@@ -769,7 +773,7 @@ def _pack_wine(bt, K):
     bt[BT_PK] = pk
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def _bound_prep(bt, scr, H, m, types):
     """For the cards H[:m] and each group of ``types``: per counted wine cw of one more card,
     an upper bound on what the other cards add to a play holding it (into the scratch
@@ -885,7 +889,7 @@ def _holds_io(bt, H, m):
     return False
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def _may_play(bt, H, n, types):
     """False when the cards H[:n] hold no legal play of ``types`` for want of wine: in every
     group of those types the counted wine its cards may bring is below the window, or the
@@ -943,7 +947,7 @@ def _wine_verdict(bt, a, b, va, vb, types):
     return False
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def _swap_may_play(bt, hands, hn, memo, h, w, x, x2, types):
     """_may_play for seat h's hand after it gives w for x (and x2 unless it is -1): 1 or 0,
     from the sums of its hand (made once per hand version, in memo) less w's words plus
@@ -1013,7 +1017,7 @@ _LANE_BIT8 = 0x0100010001000100  # bit 8 of each 16-bit lane
 assert BTP_CAP < 256  # what _lane_max needs of a lane
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def _may_play_rows(bt, H, n, types):
     """_may_play from the bound table's rows, group by group."""
     vmode = bt[U(BT_VMODE)]
@@ -1062,7 +1066,7 @@ def _window_max(scr, dp, c0, c1, cap):
     return b
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def _bound_may_beat(bt, scr, w, types, floor):
     """The types of ``types`` in which a play of the prepared cards plus w, holding w, may
     score above floor by the bound (their type-mask bits; 0: none can), and BT_MAY_AE when
@@ -1122,7 +1126,7 @@ def _bound_may_beat(bt, scr, w, types, floor):
 
 # --- spec 3: setup ---------------------------------------------------------------------------
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def setup(tb, s, g, seed):
     """Reset the state to game ``g`` of a run with ``seed``: seating (docs 2), the game
     stream, scores and statistics (docs 3.2). The state is then AT_DEAL: :func:`deal`
@@ -1193,7 +1197,8 @@ ONE_STEP = -2  # play_until's turn for "one phase only" (what step does)
 PLAY_CHUNK = -3  # play_until's turn for "the games of the state's chunk" (s.out)
 
 
-@njit(**NO_RC)
+@function_passes_o1
+@njit(**NO_RC_PY)
 def play_until(tb, s, turn, at):
     """Play on from the state's phase boundary until it stands at phase ``at`` of turn
     ``turn``, or to the end of the game (turn -1, or a point it never reaches); turn
@@ -1373,32 +1378,41 @@ def trading(tb, s):
     sc = s.sc
     P = gp[GP_PLAYERS]
     a = _active(tb, s)
-    if gp[GP_TRADING]:
+    # One call of the attempt (its code inlined here once): sc[GS_TSTEP] 0 for the active
+    # seat's attempts, then 1 .. P - 1 for the others' in turn order after it.
+    while gp[GP_TRADING]:
         if sc[GS_TSTEP] == 0:
             sp = tb.strat_params[s.strat[a]]
-            if sp[SP_TRADE] and sp[SP_FAMILY] != FAM_RANDOM:
-                while sc[GS_MADE] < gp[GP_MAX_TRADES]:
-                    r = _attempt_x(tb, s, a, _no_card())
-                    if r == PENDING:
-                        return  # a lookahead seat must answer first (GS_LA_PEND)
-                    if r == 0:
-                        break
-                    sc[GS_MADE] += 1
-            sc[GS_TSTEP] = 1
-        if gp[GP_BETWEEN]:
-            while sc[GS_TSTEP] < P and sc[GS_MADE] < gp[GP_MAX_TRADES]:
-                j = _seat_after(a, sc[GS_TSTEP], P)
-                spj = tb.strat_params[s.strat[j]]
-                if spj[SP_TRADE] and spj[SP_TRADE_INACTIVE]:
-                    r = _attempt_x(tb, s, j, a)
-                    if r == PENDING:
-                        return
-                    sc[GS_MADE] += r
+            if sp[SP_TRADE] == 0 or sp[SP_FAMILY] == FAM_RANDOM \
+                    or sc[GS_MADE] >= gp[GP_MAX_TRADES]:
+                sc[GS_TSTEP] = 1
+                continue
+            i = a
+            excl = _no_card()
+        else:
+            if gp[GP_BETWEEN] == 0 or sc[GS_TSTEP] >= P or sc[GS_MADE] >= gp[GP_MAX_TRADES]:
+                break
+            i = _seat_after(a, sc[GS_TSTEP], P)
+            spj = tb.strat_params[s.strat[i]]
+            if spj[SP_TRADE] == 0 or spj[SP_TRADE_INACTIVE] == 0:
                 sc[GS_TSTEP] += 1
+                continue
+            excl = a
+        r = _attempt(tb, s, i, excl)
+        if r == PENDING:
+            return  # a lookahead seat must answer first (GS_LA_PEND)
+        if sc[GS_TSTEP] == 0:
+            if r == 0:
+                sc[GS_TSTEP] = 1
+            else:
+                sc[GS_MADE] += 1
+        else:
+            sc[GS_MADE] += r
+            sc[GS_TSTEP] += 1
     sc[GS_AT] = AT_SYMPOSION
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_INLINE)
 def _attempt(tb, s, i, excl):
     """One trade attempt by seat i (docs 6.5), asking no seat ``excl``: 1 when a swap was
     made, 0 when not, PENDING when a lookahead seat's answer is needed first (the attempt has
@@ -1944,7 +1958,7 @@ def win_units_nb(scores, P, out):
         out[i] = WIN_UNITS // k if scores[i] == best else 0
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def accumulate_nb(cs, row, P, agg, scores, units):
     """Add one game's per-seat card stats ``cs`` to the per-strategy aggregate ``agg``."""
     K = cs.shape[1]
@@ -1981,13 +1995,14 @@ def accumulate_nb(cs, row, P, agg, scores, units):
 # Each is compiled once and reached through a symbol (simsym.core.native): numba would link its
 # code into every compiled function that calls it, where LLVM optimises and compiles it again
 # (docs/performance.md, "Compile time"). The big ones a game calls once a turn or less, or
-# rarely: the trade attempt (with the bound's preparation and the Social solvers it calls),
-# a game's set-up and its statistics, the rows' path of _may_play, and the game loop itself
-# for the kernels above it (rollouts, step, the lookahead's). A symbol's code calls only
-# symbols registered before it.
+# rarely: the trade bound's preparation, the Social solvers (social_nb, allequal_nb), a
+# game's set-up and its statistics, the rows' path of _may_play, and the game loop itself
+# for the kernels above it (rollouts, step, the lookahead's). The trade attempt was one
+# until the thirty-sixth session; it is now inlined into the game loop (trading), where a
+# call pushed both records 27 times a game. A symbol's code calls only symbols registered
+# before it.
 _bound_prep_x = by_symbol(_bound_prep, (array(1), array(1), array(1), I64, I64))
 _may_play_rows_x = by_symbol(_may_play_rows, (array(1), array(1), I64, I64))
-_attempt_x = by_symbol(_attempt, (TABLE_T, STATE_T, I64, I64))
 setup_x = by_symbol(setup, (TABLE_T, STATE_T, I64, I64))
 accumulate_x = by_symbol(accumulate_nb, (array(3), array(1), I64, array(3), array(1), array(1)))
 play_until_x = by_symbol(play_until, (TABLE_T, STATE_T, I64, I64))

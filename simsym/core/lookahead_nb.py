@@ -49,8 +49,8 @@ from simsym.core.enums import (
     SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
 )
 from simsym.core.game_nb import (
-    NO_RC, NO_RC_INLINE, WITH_RC, _discard_order, _hand_lost_cards, _hand_remove, _hsearch,
-    _played, _rest_in_discard_order, _sort, _without, accumulate_x, copy_state, deck_size,
+    NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
+    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_x, copy_state, deck_size,
     discard_and_redraw, komos_discard, make_play, new_state, play_until_x, record, set_policy,
     setup_x, step, swap,
 )
@@ -64,7 +64,7 @@ MARGIN_LO = -512
 MARGIN_HI = 511
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def rollout_stream_nb(seed, g, turn, seat, d, i, out):
     """Set ``out[0]`` to the state of rollout_stream(seed, g, turn, seat, d, i) (spec 6.6)."""
     x = mix64_nb(np.uint64(seed) ^ np.uint64(ROLLOUT_SALT))
@@ -75,7 +75,7 @@ def rollout_stream_nb(seed, g, turn, seat, d, i, out):
     out[0] = mix64_nb(x ^ np.uint64(i))
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def rollout_value_nb(score, P, s):
     """1024 * (60 / k if s is one of k top scorers else 0) + clamp(margin, -512, 511)."""
     top = score[0]
@@ -93,7 +93,7 @@ def rollout_value_nb(score, P, s):
     return WIN_WEIGHT * w + margin
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def determinize_nb(copies, hands, hn, s, dcount, giver, offer, noffer, stream, unseen, pile):
     """Deal the cards seat ``s`` cannot see: spec 6.6 steps 1-3.
 
@@ -135,7 +135,7 @@ def determinize_nb(copies, hands, hn, s, dcount, giver, offer, noffer, stream, u
     return m
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def halving_rounds_nb(c):
     """ceil(log2 c) for c >= 1."""
     r = 0
@@ -165,7 +165,7 @@ Look = namedtuple("Look", (
 ))
 
 
-@njit(**WITH_RC)
+@njit(**WITH_RC_PY)
 def new_look(tb):
     P = tb.gp[GP_PLAYERS]
     H = deck_size(tb.copies) + 8
@@ -461,7 +461,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
     return sc[GS_NEV]
 
 
-@njit(**NO_RC)
+@njit(**NO_RC_PY)
 def run_chunk_lookahead_nb(tb, s, lk, g0, g1, seed, rows, agg, progress):
     """A chunk of games (game_nb.play_until's PLAY_CHUNK) for tables with lookahead seats, in
     the caller's state ``s`` and workspace ``lk`` (new_state(tb, maxev), new_look(tb)): the

@@ -3,8 +3,8 @@
 numba links the code of every compiled function a compiled function calls into the caller's
 module, and LLVM optimises and compiles it there again: a kernel is compiled once on its own
 and once more in each compiled level above it. For the big kernels a game calls rarely or
-through one call (the trade attempt, the score-only Social solvers, the trade bound's
-preparation, the search itself) that was most of the cold compile (docs/performance.md,
+through one call (the score-only Social solvers, the trade bound's preparation, the
+search itself; the trade attempt too until it was inlined into the game loop) that was most of the cold compile (docs/performance.md,
 "Compile time"). Such a kernel is instead reached through a symbol registered with LLVM
 (``llvmlite.binding.add_symbol``) at the address of its one compiled (or cache-loaded)
 code; its callers' modules only declare it.
@@ -30,6 +30,17 @@ from numba.core import types as _types
 
 I64 = _types.int64  # a pinned integer argument (any integer or boolean is cast to it)
 U64 = _types.uint64
+
+# numba options of a kernel without reference counting (it allocates nothing) and without
+# numba's C-callable wrapper (for a function used as a first-class value, which no simsym
+# kernel is; cold compile -6%, docs/performance.md, twenty-ninth session). INNER kernels are
+# called only by other kernels and go without numba's Python wrapper too (the code that
+# unboxes every argument from Python objects: ~90 KB of IR for a kernel over both game
+# records; cold compile ~-13%, thirty-sixth session); simsym.core makes a call of one from
+# Python raise a TypeError. Kernels also called from Python (the engine's entry points, the
+# parts the tests call directly) are PY_ENTRY.
+PY_ENTRY = dict(cache=True, _nrt=False, no_cfunc_wrapper=True)
+INNER = dict(PY_ENTRY, no_cpython_wrapper=True)
 
 
 def array(ndim, dtype=_types.int64):

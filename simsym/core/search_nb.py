@@ -88,7 +88,7 @@ import numpy as np
 from numba import njit
 from numba.core import config as _numba_config
 
-from simsym.core.native import I64, array, by_symbol, symbol_name
+from simsym.core.native import INNER, PY_ENTRY, I64, array, by_symbol, symbol_name
 
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
     def _tz(x):
@@ -368,7 +368,7 @@ def _opt_value(kinds, k, o):
             + kinds[k, base + OPT_E])
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**PY_ENTRY)
 def _kinds_cmp(hs, a, b, n):
     """-1, 0 or 1 as the sorted kind list of mask ``a`` is below, equal to or above ``b``'s.
 
@@ -402,7 +402,7 @@ def _kinds_cmp(hs, a, b, n):
             a ^= (np.int64(1) << j) | bit
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _cmp_play(hs, n, score, cnt, mask, g, best):
     """Canonical order: 1 when the play (score, cnt cards, mask, group g) is better than
     ``best``, -1 when worse, 0 on an exact tie within the same group (the caller breaks it by
@@ -420,7 +420,7 @@ def _cmp_play(hs, n, score, cnt, mask, g, best):
     return 0
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _walk_order(w, m):
     """-1, 0 or 1 as the walk's current states (w.ch) come before, are or come after the best
     play's (w.bch) in the canonical order: depth by depth, a card left out before its options,
@@ -500,7 +500,7 @@ def _bonus_target(ifix, hfix, etot, wine_for_bonus, rules):
     return bonus, x
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _x_lost(pv, np_, xs):
     """Points lost by leaving out the optional free cards in ``xs``."""
     lost = 0
@@ -510,7 +510,7 @@ def _x_lost(pv, np_, xs):
     return lost
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _x_fields(w, np_, xs):
     """(count, I, I - H - E, E, E items counted by size) of the optional free cards in
     ``xs``."""
@@ -529,7 +529,7 @@ def _x_fields(w, np_, xs):
     return k, di, di - dh - de, de, e12
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _e_code(e):
     """An E item counted by size, to be summed: 1 for 1E, 1 << 16 for 2E, 1 << 32 for any other
     size (0 for none). When a play's E items are all 1E and 2E, a subset of them sums to x
@@ -543,7 +543,7 @@ def _e_code(e):
     return np.int64(1) << 2 * LANE
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _x_insert(w, nx, xs, packed, e12):
     """Append exclusion set ``nx`` (bitmask ``xs``, fields ``packed``, E items counted by size
     ``e12``) to the list and insert it into the order w.xo, kept sorted by points lost (the
@@ -561,7 +561,7 @@ def _x_insert(w, nx, xs, packed, e12):
     w.xe[U(nx)] = e12
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _x_card(w, r):
     """Optional free card r's fields, packed as an exclusion set's (see XCAP)."""
     return (w.pv[U(r)] | (np.int64(1) << LANE) | (w.pi[U(r)] << 2 * LANE)
@@ -719,7 +719,7 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
 
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, mode):
     """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
     above it. ``mode`` (MODE_*): what it writes into res. Returns the best score found, or
@@ -767,7 +767,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     return best.score if best.g < NGROUPS else -1
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def write_no_play(res, mode):
     """What a search in ``mode`` MODE_SCORE or MODE_PLAY writes into res when the hand has no
     legal play (above the floor)."""
@@ -778,7 +778,7 @@ def write_no_play(res, mode):
         res[RES_NCARDS] = 0
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _hand_mask(perm, n, mask):
     """A mask over sorted positions as a mask over hand positions."""
     out = np.int64(0)
@@ -788,7 +788,7 @@ def _hand_mask(perm, n, mask):
     return out
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _sort_hand(hand, n, hs, perm, required_mask):
     """The hand sorted by kind into ``hs`` and each card's hand position into ``perm`` (copies
     of a kind in hand order); returns the required cards as a mask over sorted positions.
@@ -834,7 +834,7 @@ def _sort_hand(hand, n, hs, perm, required_mask):
     return req
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _rule_facts(rules):
     """The rule values the search reads, from the rule array (see ``Facts``)."""
     beq = rules[R_BONUS_EQ]
@@ -884,7 +884,7 @@ def _group_bounds(w, n, kinds, rules, rf, req, type_mask):
     return gon, wmat
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _next_group(ub, gon):
     """The group of ``gon`` with the highest bound (the first of equals)."""
     g = -1
@@ -1152,7 +1152,7 @@ def _walk(w, n, kinds, rf, grp, best):
     return best
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _played(w, m, mask):
     """``mask`` with the enumerated cards the walk's current states play."""
     for j in range(m):
@@ -1161,14 +1161,14 @@ def _played(w, m, mask):
     return mask
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _keep_choices(w, m):
     """Keep the walk's current states as the best play's (w.bch)."""
     for j in range(m):
         w.bch[U(j)] = w.ch[U(j)]
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _leaf(w, n, grp, p0, p1, best):
     """An Intellectual or Hedonistic leaf (the walk's sums ``p0``, ``p1``): the play of the
     fixed free cards and the walk's states, if better than ``best``."""
@@ -1324,7 +1324,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
     return best, nx
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
     """Subset-sum check over every E item of a Social play, for totals of 128 and more."""
     ne = 0
@@ -1346,7 +1346,7 @@ def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
     return _has_sum_slow(w.ei, ne, x, w.sums)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _record(w, m, n, mask):
     """The options of the play ``mask`` (its walk states in w.bch) into w.bopt."""
     for q in range(n):

@@ -50,7 +50,7 @@ from simsym.core.enums import (
 from simsym.core.allequal_nb import (
     UNCOVERED, W_MAX, _add, _add_card_all, _wine_facts, may_beat, social_card,
 )
-from simsym.core.native import I64, array, by_symbol
+from simsym.core.native import INNER, PY_ENTRY, I64, array, by_symbol
 from simsym.core.search_nb import U, _fold, _has_sum, _rule_facts
 
 E_MAX = 120  # E points of a hand the subset-sum bitsets (sums 0..127) hold
@@ -98,7 +98,7 @@ def social_workspace_size(n):
     return n * REC + (n + 1) + SFX * (n + 1) + n * K_SIZE + 1 + XMAX * X_SIZE + 2 * n
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**PY_ENTRY)
 def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     """The highest score of a Social play of ``hand[:n]`` holding every card of
     ``required_mask`` (hand positions) scoring strictly more than ``floor`` (>= 0), or -1 when
@@ -278,7 +278,7 @@ social_above_x = by_symbol(social_above_ws,
                            (array(1), I64, array(2), array(1), I64, I64, array(1)))
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _walk(ws, walk, sfx, kl, xl, prv, nk, m, lo, hi, need, max_vint, split, beq, maxbonus,
           ae, fv, fi, fh, fe, flo, fhi, alo, ahi, best):
     """Depth-first over the walked cards' choices: the best score above ``best`` of a finished
@@ -364,7 +364,7 @@ def _walk(ws, walk, sfx, kl, xl, prv, nk, m, lo, hi, need, max_vint, split, beq,
     return best
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _reach(ws, walk, kl, xl, nk, m, split, maxbonus, t, i, h, e, flo, fhi, alo, ahi):
     """1 when leaving out wineless cards worth exactly t (0 <= t < maxbonus; of the kinds
     that may be left out) makes I = H reachable, for the finished configuration of the walk
@@ -385,7 +385,7 @@ def _reach(ws, walk, kl, xl, nk, m, split, maxbonus, t, i, h, e, flo, fhi, alo, 
     return 0 if ws[U(xl)] >= 0 else -1
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _x_list(ws, kl, xl, nk, split, maxbonus, flo, fhi):
     """List, after ws[xl], the sets of wineless cards worth 1 to maxbonus - 1 that may be left
     out (as copies per kind; sets alike in what they take away and the E items they keep
@@ -449,7 +449,7 @@ def _x_list(ws, kl, xl, nk, split, maxbonus, flo, fhi):
     return -2
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _split_reaches(ws, walk, m, split, d, e, blo, bhi):
     """Whether E points e split to I and H can close d = H - I + E (the configuration's E
     items folded into the wineless cards' bitset blo, bhi unless ``split``)."""
@@ -464,7 +464,7 @@ def _split_reaches(ws, walk, m, split, d, e, blo, bhi):
     return _has_sum(blo, bhi, d // 2)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(**INNER)
 def _choice(ws, r, c, cw, ncw, vint, v, a3, ci, ch, ce):
     """Write choice c of the walked card whose record starts at ws[r]."""
     q = r + 1 + c * C_SIZE
