@@ -1560,19 +1560,22 @@ def _attempt_run(tb, s, i, excl):
     if takers[rstar] >= 0:
         _take_offer(s, i, takers[rstar], wstar, x, _no_card(), swstar, cw[half + rstar] - 1)
         return 1
-    r = _offer(tb, s, i, excl, wstar, x, _no_card(), swstar)
-    if r != 0:
-        return r
-    if tb.gp[GP_UNEVEN] and x2 >= 0:
+    # x for w*, then (uneven trades) x and x2 for w*: one call site of _offer, whose code
+    # (with _accepts's) is inlined once for both.
+    xx = _no_card()
+    s_new = swstar
+    while True:
+        r = _offer(tb, s, i, excl, wstar, x, xx, s_new)
+        if r != 0 or xx >= 0 or not (tb.gp[GP_UNEVEN] and x2 >= 0):
+            return r
         m = _without(H, n, x, tmp2)
         m = _without(tmp2, m, x2, tmp2)
         tmp2[m] = wstar
         # best(H - x - x2 + w*) > S: plays without w* are plays of H (at most S).
-        s2 = _above(tb, s, tmp2, m + 1, np.int64(1) << m, ti, S)
-        if s2 < 0:
+        s_new = _above(tb, s, tmp2, m + 1, np.int64(1) << m, ti, S)
+        if s_new < 0:
             return 0
-        return _offer(tb, s, i, excl, wstar, x, x2, s2)
-    return 0
+        xx = x2
 
 
 @njit(**NO_RC_INLINE)
