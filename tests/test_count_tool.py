@@ -59,6 +59,8 @@ def test_workloads_run_without_valgrind():
     b = count_instructions.workload("search", 20, 2, 7, toggle=False)
     assert a == b and a > 0
     assert count_instructions.workload("search", 20, 1, 2, toggle=False) <= a
+    # --play counts best_play_ws: the same plays, so the same scores.
+    assert count_instructions.workload("search", 20, 2, 7, toggle=False, play=True) == a
     assert count_instructions.workload("games", 3, 2, toggle=False) == 6  # 3 games, twice
 
 

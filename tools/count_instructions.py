@@ -2,6 +2,7 @@
 
     make count                                             # per search and per game
     .venv/bin/python tools/count_instructions.py search --type-mask 2   # Social only
+    .venv/bin/python tools/count_instructions.py search --play   # the play only, as games
     .venv/bin/python tools/count_instructions.py games --games 2000
     .venv/bin/python tools/count_instructions.py games --cache   # and simulated cache misses
     .venv/bin/python tools/count_instructions.py games --games 300 --per-kernel  # by function
@@ -23,7 +24,8 @@ emulates (valgrind_cpu), so that its runs hit that cache. To compare two version
 this in each tree (a `git worktree` of the other commit).
 
 Searches: the 9-card hands `simsym bench` times (dealt from the base deck, seed 1), each
-searched once a repetition through ``best_symposion_ws`` (full result), with the type mask
+searched once a repetition through ``best_symposion_ws`` (full result; with ``--play``,
+``best_play_ws``: score, type and cards only, what the engine reads), with the type mask
 given. Games: base scenario games as a run plays them (``run_chunk``), seeds from 0. With
 ``--cache``, callgrind also simulates the caches (the host's sizes) and the misses per unit
 are printed: instruction-cache (I1mr), data-cache reads and writes (D1mr, D1mw). With
@@ -70,7 +72,8 @@ def per_unit(low: int, high: int, units: int) -> float:
     return (high - low) / units
 
 
-def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool = True) -> int:
+def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool = True,
+             play: bool = False) -> int:
     """Run the measured loop ``reps`` times (instrumented between the two toggles when
     ``toggle``). Returns what it did, so the work cannot be skipped: the searches' summed
     scores, or the number of games played."""
@@ -91,15 +94,17 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
         from simsym.bench import deck_hands
         from simsym.cards.encode import encode_cards
         from simsym.core import enums as E
-        from simsym.core.search_nb import best_symposion_ws, workspace_size
+        from simsym.core.search_nb import best_play_ws, best_symposion_ws, workspace_size
         from simsym.rules import encode_rules
+
+        entry = best_play_ws if play else best_symposion_ws
 
         @njit
         def loop(hands, n, table, rules, reps, res, ws, tm):
             s = 0
             for _ in range(reps):
                 for i in range(hands.shape[0]):
-                    best_symposion_ws(hands[i], n, table, rules, np.int64(0), tm, res, ws)
+                    entry(hands[i], n, table, rules, np.int64(0), tm, res, ws)
                     s += res[E.RES_SCORE]
             return s
 
@@ -218,6 +223,8 @@ def main() -> None:
     ap.add_argument("--games", type=_positive, default=500, help="games a repetition (games)")
     ap.add_argument("--type-mask", type=int, default=7,
                     help="search types: 1 Intellectual, 2 Social, 4 Hedonistic (default 7)")
+    ap.add_argument("--play", action="store_true",
+                    help="search: count best_play_ws (the play only) instead of the full result")
     ap.add_argument("--cache", action="store_true",
                     help="simulate the caches too and print their misses per unit")
     ap.add_argument("--branches", action="store_true",
@@ -228,8 +235,8 @@ def main() -> None:
                          "for each compiled function (the 20 with the most I1 misses)")
     a = ap.parse_args()
     if os.environ.get(CHILD):
-        what, size, reps, tm = os.environ[CHILD].split(",")
-        workload(what, int(size), int(reps), int(tm), toggle=int(reps) > 0)
+        what, size, reps, tm, play = os.environ[CHILD].split(",")
+        workload(what, int(size), int(reps), int(tm), toggle=int(reps) > 0, play=play == "1")
         return
     # A termination signal unwinds through subprocess.run, which kills valgrind's run.
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -245,10 +252,11 @@ def main() -> None:
         size = a.hands if what == "search" else a.games
         print(f"{what}: warming the kernel cache ...", file=sys.stderr, flush=True)
         subprocess.run([sys.executable, __file__], env={**env, CHILD: f"{what},{size},0,"
-                                                         f"{a.type_mask}"},
+                                                         f"{a.type_mask},{int(a.play)}"},
                        check=True, cwd=root)
         if a.per_kernel:
-            _print_per_kernel(what, size, a.type_mask, env, root, a.branches)
+            _print_per_kernel(what, size, f"{a.type_mask},{int(a.play)}", env, root,
+                              a.branches)
             continue
         counts = []
         for reps in (1, 3):
@@ -256,10 +264,12 @@ def main() -> None:
                   flush=True)
             stderr = _callgrind(["--callgrind-out-file=/dev/null"]
                                 + simulated(a.cache, a.branches),
-                                {**env, CHILD: f"{what},{size},{reps},{a.type_mask}"}, what, root)
+                                {**env, CHILD: f"{what},{size},{reps},{a.type_mask},"
+                                               f"{int(a.play)}"}, what, root)
             counts.append(collected(stderr))
         units = 2 * size
-        label = (f"per search ({size} bench hands, type mask {a.type_mask})" if what == "search"
+        label = (f"per search ({size} bench hands, type mask {a.type_mask}"
+                 f"{', play only' if a.play else ''})" if what == "search"
                  else f"per game (base scenario, {units} games)")
         print(f"instructions {label}: {per_unit(counts[0]['Ir'], counts[1]['Ir'], units):,.0f}")
         for name in ("I1mr", "D1mr", "D1mw", "Bcm", "Bim"):
@@ -279,10 +289,10 @@ def _callgrind(flags: list[str], env: dict, what: str, root: str) -> str:
     return p.stderr
 
 
-def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str,
+def _print_per_kernel(what: str, size: int, spec: str, env: dict, root: str,
                       branches: bool = False) -> None:
     """--per-kernel: one repetition under callgrind, its costs per compiled function (with
-    the branch mispredictions when ``branches``)."""
+    the branch mispredictions when ``branches``); ``spec``: the search's "type mask,play"."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="simsym-count-") as tmp:
@@ -292,7 +302,7 @@ def _print_per_kernel(what: str, size: int, type_mask: int, env: dict, root: str
         _callgrind(simulated(True, branches) + ["--dump-instr=yes", "--compress-pos=no",
                                                  "--compress-strings=no",
                                                  f"--callgrind-out-file={out}"],
-                   {**env, CHILD: f"{what},{size},1,{type_mask}", KERNEL_MAP: kmap}, what, root)
+                   {**env, CHILD: f"{what},{size},1,{spec}", KERNEL_MAP: kmap}, what, root)
         with open(out) as fh, open(kmap) as km:
             costs = per_kernel(fh.read(), km.read())
     unit = "search" if what == "search" else "game"
