@@ -248,15 +248,14 @@ def main() -> None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "0"}
     env.update(valgrind_cpu(env))
+    spec = f"{a.type_mask},{int(a.play)}"  # the search's type mask and mode, for the child
     for what in (("search", "games") if a.what == "both" else (a.what,)):
         size = a.hands if what == "search" else a.games
         print(f"{what}: warming the kernel cache ...", file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, __file__], env={**env, CHILD: f"{what},{size},0,"
-                                                         f"{a.type_mask},{int(a.play)}"},
+        subprocess.run([sys.executable, __file__], env={**env, CHILD: f"{what},{size},0,{spec}"},
                        check=True, cwd=root)
         if a.per_kernel:
-            _print_per_kernel(what, size, f"{a.type_mask},{int(a.play)}", env, root,
-                              a.branches)
+            _print_per_kernel(what, size, spec, env, root, a.branches)
             continue
         counts = []
         for reps in (1, 3):
@@ -264,8 +263,7 @@ def main() -> None:
                   flush=True)
             stderr = _callgrind(["--callgrind-out-file=/dev/null"]
                                 + simulated(a.cache, a.branches),
-                                {**env, CHILD: f"{what},{size},{reps},{a.type_mask},"
-                                               f"{int(a.play)}"}, what, root)
+                                {**env, CHILD: f"{what},{size},{reps},{spec}"}, what, root)
             counts.append(collected(stderr))
         units = 2 * size
         label = (f"per search ({size} bench hands, type mask {a.type_mask}"
