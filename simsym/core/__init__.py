@@ -186,6 +186,226 @@ def _plain_types_for_kernel_calls() -> bool:
 PLAIN_KERNEL_CALLS = _plain_types_for_kernel_calls()
 
 
+# --- numba's compile options compared by what is set ------------------------------------------
+
+# Typing a call tries each overload template of the function (an array's getitem: nine, for
+# typed lists, strings, literal dicts ...), and each looks in its cache under a key holding
+# the compile's options (a numba TargetConfig, ~40 options). numba hashes and compares that
+# key through TargetConfig.values(), which reads every option through a property: a cold
+# compile of the engine made ~84,000 such lookups and ~360,000 values() calls, ~10% of the
+# Python time of the compile under a profiler (docs/performance.md, fortieth session). Here
+# values() is the defaults overlaid with the options set (the same dict, in the same order),
+# the hash (numba's: of the sorted option names, the same for every config of a class) is
+# computed once per class, and two configs of one class that set the same options are equal
+# without building either dict. Every answer is numba's (tests/test_numba_flags.py).
+def _target_config_fast_compare() -> bool:
+    """Make numba's TargetConfig.values, __hash__ and __eq__ give their answers without
+    reading each option through its property; whether they do (or already did)."""
+    from numba.core import targetconfig
+
+    config = targetconfig.TargetConfig
+    if getattr(config.values, "_simsym_fast", False):
+        return True
+    values, hash_, eq = config.values, config.__hash__, config.__eq__
+    defaults = {}  # TargetConfig subclass -> (its options mapping, their defaults, hash)
+
+    def _class_facts(cls):
+        facts = defaults.get(cls)
+        if facts is None or facts[0] is not cls.options:
+            d = {name: option.default for name, option in cls.options.items()}
+            facts = (cls.options, d, hash(tuple(sorted(d))))
+            defaults[cls] = facts
+        return facts
+
+    def fast_values(self):
+        out = _class_facts(type(self))[1].copy()
+        out.update(self._values)  # only options are ever set (numba's setters)
+        return out
+
+    def fast_hash(self):
+        return _class_facts(type(self))[2]
+
+    def fast_eq(self, other):
+        if type(other) is type(self) and self._values == other._values:
+            return True
+        return eq(self, other)
+
+    for new, old in ((fast_values, values), (fast_hash, hash_), (fast_eq, eq)):
+        new._simsym_fast = True
+        new._numba_original = old
+    config.values = fast_values
+    config.__hash__ = fast_hash
+    config.__eq__ = fast_eq
+    return True
+
+
+TARGET_CONFIG_FAST_COMPARE = _target_config_fast_compare()
+
+
+# --- an operator's typing answered once per argument types ------------------------------------
+
+# numba types each call site again from scratch, at every pass of its type inference: an
+# array's getitem tries the overload templates in order (typed lists, strings, literal
+# dicts ...), each failing with a formatted message, before the array template answers. A
+# cold compile of the engine typed ~4,000 getitems (~340 µs each), ~3,500 additions,
+# ~1,800 setitems ...: ~5 s of ~46 s, for a few hundred distinct argument types (fortieth
+# session). The answer depends only on the function type (its templates are fixed when it is
+# made), the typing context, the argument types and the compile options in force (the
+# overload templates key their implementations by them), so a successful typing of the
+# operators and builtins below is kept under those and given again; a failure is not kept
+# (numba raises its own message each time). Functions reached by name (kernels, intrinsics,
+# numba's @overload of np.*) are typed as numba types them: their typing may compile.
+_MEMO_TYPING_MODULES = frozenset({"_operator", "operator", "builtins"})
+
+
+def _memo_typing_key(function_type) -> bool:
+    key = function_type.typing_key
+    if isinstance(key, type):  # bool, range, slice ...
+        return key.__module__ == "builtins"
+    return getattr(key, "__module__", None) in _MEMO_TYPING_MODULES
+
+
+def _operator_typing_memo() -> bool:
+    """Make numba's Function.get_call_type keep its successful answers for operators and
+    builtins (see above); whether it does (or already did)."""
+    from numba.core import targetconfig, types
+    from numba.core.types import functions
+
+    get_call_type = functions.BaseFunction.get_call_type
+    if getattr(get_call_type, "_simsym_memo", False):
+        return True
+    memo = {}
+    top_or_none = targetconfig.ConfigStack.top_or_none
+
+    def memo_get_call_type(self, context, args, kws):
+        if type(self) is not types.Function or not _memo_typing_key(self):
+            return get_call_type(self, context, args, kws)
+        flags = top_or_none()
+        key = (self, context, tuple(args), tuple(kws.items()), flags)
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        sig = get_call_type(self, context, args, kws)
+        if sig is not None:  # kept under a copy of the options: the live ones may change
+            memo[key[:4] + (None if flags is None else flags.copy(),)] = sig
+        return sig
+
+    memo_get_call_type._simsym_memo = True
+    memo_get_call_type._numba_original = get_call_type
+    memo_get_call_type.memo = memo
+    functions.BaseFunction.get_call_type = memo_get_call_type
+    return True
+
+
+OPERATOR_TYPING_MEMO = _operator_typing_memo()
+
+
+# --- numba's live-variable analysis over bitsets -------------------------------------------
+
+# numba works out which variables are live at each block's entry (analysis.compute_live_map,
+# for the `del`s it inserts) with Python sets: which definitions reach each block, pushed
+# forward until nothing grows, then the uses pushed backward. In the game loop and the search
+# (~1,000 blocks, thousands of variables, after inlining) those sets hold most of the
+# variables, and a cold compile spent 3.7 s of ~41 s in 1,806 calls (fortieth session). The
+# same two fixed points over Python integers as bitsets (a variable a bit) give the same
+# sets at a fraction of the time: an | of two integers is one C loop over machine words.
+def _live_map_bitsets(cfg, blocks, var_use_map, var_def_map):
+    """numba's analysis.compute_live_map (the variables live at the entry of each block),
+    computed over integer bitsets."""
+    index = {}
+    names = []
+
+    def bits(variables):
+        b = 0
+        for v in variables:
+            i = index.get(v)
+            if i is None:
+                i = index[v] = len(names)
+                names.append(v)
+            b |= 1 << i
+        return b
+
+    use = {}
+    defs = {}
+
+    def use_bits(offset):
+        b = use.get(offset)
+        if b is None:
+            b = use[offset] = bits(var_use_map[offset])
+        return b
+
+    def def_bits(offset):
+        b = defs.get(offset)
+        if b is None:
+            b = defs[offset] = bits(var_def_map[offset])
+        return b
+
+    topo = cfg.topo_order()
+    # Definitions reaching each block's entry (numba's def_reach): the least fixed point of
+    # reach[b] >= defs(b) | uses(b), reach[s] >= reach[b] for each successor s.
+    succ = {o: [d for d, _ in cfg.successors(o)] for o in topo}
+    reach = {}
+    changed = True
+    while changed:
+        changed = False
+        for o in topo:
+            v = reach.get(o, 0) | def_bits(o) | use_bits(o)
+            if v != reach.get(o, 0):
+                reach[o] = v
+                changed = True
+            for s in succ[o]:
+                w = reach.get(s, 0)
+                if w | v != w:
+                    reach[s] = w | v
+                    changed = True
+    # Live at entry (numba's liveness): from each block's uses, a variable live at a block is
+    # live at the end of a predecessor it reaches, and at its entry unless defined there.
+    live = {o: use_bits(o) for o in blocks.keys()}
+    preds = {o: [p for p, _ in cfg.predecessors(o)] for o in topo}
+    changed = True
+    while changed:
+        changed = False
+        for o in reversed(topo):
+            lv = live[o]
+            for p in preds[o]:
+                w = live[p]
+                nw = w | (lv & reach.get(p, 0) & ~def_bits(p))
+                if nw != w:
+                    live[p] = nw
+                    changed = True
+
+    def as_set(b):
+        out = set()
+        while b:
+            low = b & -b
+            out.add(names[low.bit_length() - 1])
+            b ^= low
+        return out
+
+    return {o: as_set(live[o]) for o in blocks.keys()}
+
+
+def _live_map_over_bitsets() -> bool:
+    """Make numba's postprocessor and IR utilities compute live variables with
+    _live_map_bitsets; whether they do (or already did)."""
+    from numba.core import analysis, ir_utils
+
+    original = analysis.compute_live_map
+    if getattr(original, "_simsym_bitsets", False):
+        return True
+    if getattr(ir_utils, "compute_live_map", None) is not original:
+        return False  # not the numba this was written against: leave it as it is
+    _live_map_bitsets._simsym_bitsets = True
+    _live_map_bitsets._numba_original = original
+    analysis.compute_live_map = _live_map_bitsets  # postproc calls it through the module
+    ir_utils.compute_live_map = _live_map_bitsets  # ir_utils imported the name
+    return True
+
+
+LIVE_MAP_BITSETS = _live_map_over_bitsets()
+
+
 # --- numba's cache, kept in step with the kernels a kernel calls ------------------------------
 
 _CORE = Path(__file__).resolve().parent
