@@ -188,7 +188,7 @@ PLAIN_KERNEL_CALLS = _plain_types_for_kernel_calls()
 
 # --- numba's compile options compared by what is set ------------------------------------------
 
-# Typing a call tries each overload template of the function (an array's getitem: nine, for
+# Typing a call tries each overload template of the function (an array's getitem: those for
 # typed lists, strings, literal dicts ...), and each looks in its cache under a key holding
 # the compile's options (a numba TargetConfig, ~40 options). numba hashes and compares that
 # key through TargetConfig.values(), which reads every option through a property: a cold
