@@ -92,9 +92,13 @@ def search_figures(scenario, hands=2000, ref_hands=30, reps=50, seed=1, size=9) 
     }
 
 
+ENGINE_REPEATS = 3  # measurements of each engine rate; the fastest is the figure
+
+
 def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0) -> dict:
-    """Games/s of the numba engine (1 process and all cores) and of the pure-Python reference
-    engine on the same first games, with a check that their summaries are identical."""
+    """Games/s of the numba engine (1 process and all cores: the fastest of ENGINE_REPEATS
+    measurements, each kept under ``..._runs``) and of the pure-Python reference engine on the
+    same first games, with a check that their summaries are identical."""
     import os
 
     from simsym.run.executor import run_games
@@ -106,17 +110,23 @@ def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0)
 
     def rate(jobs_, n):
         # Games/s from two runs, of n and 3n games: the difference cancels what does not
-        # grow with the games (starting the worker processes, loading the kernels).
-        t = time.perf_counter()
-        run_games(scenario, n, seed, engine="numba", jobs=jobs_)
-        t1 = time.perf_counter() - t
-        t = time.perf_counter()
-        run_games(scenario, 3 * n, seed, engine="numba", jobs=jobs_)
-        t3 = time.perf_counter() - t
-        return 2 * n / max(t3 - t1, 1e-9)
+        # grow with the games (starting the worker processes, loading the kernels). The
+        # fastest of ENGINE_REPEATS such pairs, as the search figure takes the fastest of
+        # three timings of each hand (and timeit its fastest repeat): on a shared machine a
+        # slower pair measures the other work, not the engine. Every pair's rate is kept.
+        runs = []
+        for _ in range(ENGINE_REPEATS):
+            t = time.perf_counter()
+            run_games(scenario, n, seed, engine="numba", jobs=jobs_)
+            t1 = time.perf_counter() - t
+            t = time.perf_counter()
+            run_games(scenario, 3 * n, seed, engine="numba", jobs=jobs_)
+            t3 = time.perf_counter() - t
+            runs.append(2 * n / max(t3 - t1, 1e-9))
+        return max(runs), runs
 
-    one = rate(1, games)
-    many = rate(jobs, games * jobs)
+    one, one_runs = rate(1, games)
+    many, many_runs = rate(jobs, games * jobs)
     t = time.perf_counter()
     ref_tot, ref_agg = run_games(scenario, ref_games, seed, engine="python")
     ref_rate = ref_games / (time.perf_counter() - t)
@@ -124,8 +134,9 @@ def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0)
     nb_tot, nb_agg = run_games(scenario, ref_games, seed, engine="numba")
     same = (build_summary(scenario, ref_tot, ref_games, seed)
             == build_summary(scenario, nb_tot, ref_games, seed)) and bool((ref_agg == nb_agg).all())
-    return {"games": games, "numba_games_per_s_1": one, "jobs": jobs,
-            "numba_games_per_s_all": many, "scaling": many / one,
+    return {"games": games, "numba_games_per_s_1": one, "numba_games_per_s_1_runs": one_runs,
+            "jobs": jobs, "numba_games_per_s_all": many, "numba_games_per_s_all_runs": many_runs,
+            "scaling": many / one,
             "reference_games": ref_games, "reference_games_per_s": ref_rate,
             "ratio": one / ref_rate, "summaries_identical": same}
 

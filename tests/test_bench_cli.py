@@ -6,6 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from simsym.bench import ENGINE_REPEATS
+from simsym.cli.bench import _runs
 from simsym.cli.main import main
 
 SMALL = ["--hands", "20", "--ref-hands", "2", "--reps", "2", "--games", "40",
@@ -26,6 +28,13 @@ def test_bench_json_carries_the_headline_figures():
     # The headline figures are the bench's own, under the issue's names.
     assert figs["search_us_median"] == figs["numba_median_us"]
     assert figs["games_per_s_all_cores"] == figs["engine"]["numba_games_per_s_all"]
+    # Each engine rate is the fastest of its measurements, all of them kept.
+    e = figs["engine"]
+    for key in ("numba_games_per_s_1", "numba_games_per_s_all"):
+        runs = e[key + "_runs"]
+        assert len(runs) == ENGINE_REPEATS and min(runs) > 0, key
+        assert e[key] == max(runs), key
+    assert figs["engine_games_per_s"] == e["numba_games_per_s_1"]
     # The fast engine and the reference agree on what they both measured.
     assert figs["agree"] == 2
     assert figs["engine"]["summaries_identical"] is True
@@ -48,6 +57,12 @@ def test_bench_table_reports_targets():
     assert "issue 11's targets" in r.output
     assert "search_us_median" in r.output and "target at most 0.4" in r.output
     assert "compile (first call" not in r.output  # --no-compile
+    assert r.output.count("(fastest of ") == 2  # the engine rates, one process and all
+
+
+def test_engine_runs_are_listed_in_words():
+    assert _runs([10120.4]) == "10,120"
+    assert _runs([9870.0, 10120.4, 10240.6]) == "9,870, 10,120 and 10,241"
 
 
 @pytest.mark.slow

@@ -23,6 +23,12 @@ HEADLINE = (
 )
 
 
+def _runs(rates) -> str:
+    """Each measurement of an engine rate, for the table: "9,870, 10,120 and 10,240"."""
+    text = [f"{r:,.0f}" for r in rates]
+    return text[0] if len(text) == 1 else ", ".join(text[:-1]) + " and " + text[-1]
+
+
 def headline(figs: dict) -> dict:
     """The HEADLINE figures from bench's own (None when not measured in this run)."""
     flat = {**figs, **figs.get("engine", {})}
@@ -93,9 +99,10 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with
         f"  agreement                    {figs['agree']:>10}/{figs['reference_hands']}",
         "",
         "games (base rules and strategies of the scenario)",
-        f"  numba, 1 process             {e['numba_games_per_s_1']:10,.0f} games/s",
+        f"  numba, 1 process             {e['numba_games_per_s_1']:10,.0f} games/s"
+        f"   (fastest of {_runs(e['numba_games_per_s_1_runs'])})",
         f"  numba, {e['jobs']} processes          {e['numba_games_per_s_all']:10,.0f} games/s"
-        f"   (scaling {e['scaling']:.2f}x)",
+        f"   (fastest of {_runs(e['numba_games_per_s_all_runs'])}; scaling {e['scaling']:.2f}x)",
         f"  reference (pure Python)      {e['reference_games_per_s']:10,.3f} games/s"
         f"   ({e['reference_games']} games)",
         f"  ratio numba/reference        {e['ratio']:10,.0f}x",
