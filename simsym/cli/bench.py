@@ -45,7 +45,8 @@ def headline(figs: dict) -> dict:
               help="Repeats of each hand when timing.")
 @click.option("--games", default=4000, show_default=True, type=click.IntRange(min=1),
               help="Games per process for the engine figures (rates come from runs of this "
-                   "many and three times as many, so start-up cancels out).")
+                   "many and three times as many, so start-up cancels out; each rate is the "
+                   "fastest of three such pairs).")
 @click.option("--ref-games", default=2, show_default=True, type=click.IntRange(min=1),
               help="Games the pure-Python reference engine plays (about 15 s each).")
 @click.option("--million", is_flag=True,
