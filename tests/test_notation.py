@@ -143,7 +143,7 @@ def test_kinds_that_behave_alike_share_the_lowest_ones_class(cards):
 
 def test_the_kind_table_rows_start_on_cache_lines(cards):
     """enums' column order assumes each row starts a 64-byte line: the table encode_cards
-    builds does (rows of CF_SIZE = 136 columns, 1,088 bytes), and so does the one the kernels
+    builds does (rows of CF_SIZE = 160 columns, 1,280 bytes), and so does the one the kernels
     get from a Setup unpickled in a worker process, whose arrays numpy allocates anew."""
     import pickle
 

@@ -31,8 +31,9 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
     expected = {"st": N * S.MAXS * S.S_COLS, "acc": (N + 1) * S.A_COLS, "xw": S.XCAP,
                 "xx": S.XCAP, "xe": S.XCAP, "xo": S.XCAP, "xcnt": S.XCAP + 1,
                 "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS, "rv": N + 1, "rc": N + 1,
-                "rn": N + 1, "ch": N + 1}
-    shapes = {"st": (N, S.MAXS, S.S_COLS), "acc": (N + 1, S.A_COLS)}
+                "rn": N + 1, "ch": N + 1, "xtop": S.XC_CLASSES * S.XC_COUNT}
+    shapes = {"st": (N, S.MAXS, S.S_COLS), "acc": (N + 1, S.A_COLS),
+              "xtop": (S.XC_CLASSES, S.XC_COUNT)}
     other, _ = S._views(np.zeros(size + 5, np.int64)[5:])
     seen = []
     for name, view, view2 in zip(S.Work._fields, work, other):

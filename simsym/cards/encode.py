@@ -44,7 +44,54 @@ def encode_cards(cards: CardSet) -> np.ndarray:
     for k in range(len(table)):
         key = np.delete(table[k], E.CF_CLS).tobytes()
         table[k, E.CF_CLS] = first.setdefault(key, k)
+    _exclusion_vectors(table)
     return table
+
+
+def _exclusion_vectors(table: np.ndarray) -> None:
+    """The deck's free-card classes numbered among themselves (in CF_SCF_FREE) and its table
+    of exclusion vectors (enums.CF_XR ...; after CF_CLS, which they must not enter)."""
+    K = len(table)
+    table[0, E.CF_XR_STARTS] = -1
+    free = [k for k in range(K) if table[k, E.CF_SCF] == E.SCF_FREE]
+    raw = sorted({int(table[k, E.CF_SCF_FREE]) & 0xFF for k in free})
+    if len(raw) > E.SCF_MAX_CLASSES:
+        return
+    number = {c: i for i, c in enumerate(raw)}
+    for k in free:
+        f = int(table[k, E.CF_SCF_FREE])
+        table[k, E.CF_SCF_FREE] = (f & ~0xFF) | number[f & 0xFF]
+    vectors = []
+
+    def extend(i, lost, counts):
+        if i == len(raw):
+            vectors.append((lost, counts))
+            return
+        points = raw[i] % 5 + 1
+        n = 0
+        while lost + n * points <= E.SCF_MAX_FREE:
+            extend(i + 1, lost + n * points, counts + ([(i, n)] if n else []))
+            n += 1
+
+    extend(0, 0, [])
+    if len(vectors) > min(E.XR_PER_ROW * K, 511):
+        return
+    vectors.sort(key=lambda v: v[0])
+    for v, (lost, counts) in enumerate(vectors):
+        w0 = (sum(n for _, n in counts) | lost << 4) << 56
+        w1 = 0
+        for t, (i, n) in enumerate(counts):
+            cat, points = divmod(raw[i], 5)
+            points += 1
+            w0 |= n << 8 * i
+            w1 |= (i | n << 3) << 6 * t
+            w1 += n * (points << 32 if cat == 0 else points << 40 if cat == 1
+                       else 1 << (48 if points == 1 else 56))
+        row, col = divmod(v, E.XR_PER_ROW)
+        table[row, E.CF_XR + 2 * col] = np.uint64(w0).view(np.int64)
+        table[row, E.CF_XR + 2 * col + 1] = w1
+    table[0, E.CF_XR_STARTS] = sum(
+        sum(1 for lost, _ in vectors if lost < L) << 9 * L for L in range(E.SCF_MAX_FREE + 2))
 
 
 def _aligned_zeros(rows: int, cols: int) -> np.ndarray:
@@ -100,6 +147,7 @@ def _derive(row: np.ndarray) -> None:
     row[E.CF_FREE] = int(row[E.CF_VINTAGE] == 0 and row[E.CF_REQ_WOMEN] == 0
                          and row[E.CF_REQ_WINE] == 0)
     _walk_states(row)
+    _social_shape(row)
     lane = E.LANE
     for u in (0, 1):
         al = row[E.CF_AL + u]
@@ -108,6 +156,49 @@ def _derive(row: np.ndarray) -> None:
         for v in (0, 1):
             row[E.CF_PWX + 2 * u + v] = sum(int(row[E.CF_GROUP_BW[g] + v]) << lane * g
                                             for g in joins)
+
+
+def _social_shape(row: np.ndarray) -> None:
+    """The kind's shape for the Social group's closed form (enums.CF_SCF ...)."""
+    if not (row[E.CF_AL] >> 2) & 1:
+        row[E.CF_SCF] = E.SCF_NONE
+        return
+    row[E.CF_SCF] = E.SCF_OTHER
+    if row[E.CF_REQ_WOMEN] > 0 or row[E.CF_REQ_WINE] > 0:
+        return
+    opts = []
+    for o in range(row[E.CF_NOPT]):
+        base = E.CF_OPT + o * E.OPT_SIZE
+        opts.append(tuple(int(row[base + f]) for f in (E.OPT_WINE, E.OPT_WINE_SCORED, E.OPT_I,
+                                                        E.OPT_H, E.OPT_E)))
+    if any(e not in (0, 1, 2) for *_, e in opts):
+        return
+    if len(opts) == 1 and not row[E.CF_VINTAGE] and opts[0][0] == 0 and opts[0][1] == 0:
+        _, _, ci, ch, ce = opts[0]
+        cats = [(c, v) for c, v in ((0, ci), (1, ch), (2, ce)) if v]
+        if len(cats) != 1 or cats[0][1] > E.SCF_MAX_FREE:
+            return
+        cat, v = cats[0]
+        row[E.CF_SCF] = E.SCF_FREE
+        row[E.CF_SCF_FREE] = ((cat * 5 + v - 1) | ci << 8 | ch << 16 | (ce == 1) << 24
+                              | (ce == 2) << 32 | v << 40)
+        return
+    states = []
+    for o, (pw, sw, ci, ch, ce) in enumerate(opts):
+        fields = (pw, sw, 0 if row[E.CF_CONTAINER] else pw, 1 if row[E.CF_VINTAGE] else 0, ci,
+                  ch, int(ce == 1), int(ce == 2))
+        if max(fields) > E.SCF_MAX_FIELD:
+            return
+        word = sum(f << 8 * i for i, f in enumerate(fields))
+        states.append((sw + ci + ch + ce, o, word))
+    states.sort(key=lambda t: -t[0])  # stable: the earlier option first among equals
+    row[E.CF_SCF] = E.SCF_ENUM
+    row[E.CF_SCF_NS] = len(states)
+    row[E.CF_SCF_MAXP] = max(pw for pw, *_ in opts)
+    row[E.CF_SCF_VAL] = states[0][0]
+    for i, (val, o, word) in enumerate(states):
+        row[E.CF_SCF_ST + i] = word
+        row[E.CF_SCF_OPT + i] = o | val << 8
 
 
 def _walk_states(row: np.ndarray) -> None:

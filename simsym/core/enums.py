@@ -112,7 +112,45 @@ CF_NH = CF_HO + 2
 CF_SO = CF_HO + 3
 CF_DRAWS = CF_HO + 4
 CF_DRAW_USABLE = CF_HO + 5
-CF_SIZE = CF_HO + 6
+# Lines 17-18: the Social group's closed form (search_nb._social_cf), for the card shapes it
+# covers. CF_SCF: SCF_NONE (the kind never joins a Social play), SCF_FREE (one option of
+# points in one category, 1 to SCF_MAX_FREE, no Wine, Vintage or requirement), SCF_ENUM (a
+# kind with Wine, a Vintage or several options, no requirement, E items of 1 or 2, every field
+# of a state at most SCF_MAX_FIELD) or SCF_OTHER (any other: such a hand takes the general
+# walk). CF_SCF_FREE, a free kind: its class (category x 5 + points - 1) | I << 8 | H << 16
+# | 1E items << 24 | 2E items << 32 | points << 40. An enumerated kind: its options in
+# CF_SCF_ST (packed words: printed W | scored W << 8 | non-Container printed W << 16 |
+# Vintage << 24 | I << 32 | H << 40 | 1E items << 48 | 2E items << 56), highest value first
+# (the earlier option first among equals), each option's index | its value << 8 in
+# CF_SCF_OPT, their number in CF_SCF_NS, the largest printed Wine in CF_SCF_MAXP and the
+# first (largest) value in CF_SCF_VAL.
+CF_SCF = CF_HO + 6
+CF_SCF_FREE = CF_SCF + 1
+CF_SCF_NS = CF_SCF + 2
+CF_SCF_MAXP = CF_SCF + 3
+CF_SCF_VAL = CF_SCF + 4
+CF_SCF_ST = CF_SCF + 5  # MAX_OPTIONS columns
+CF_SCF_OPT = CF_SCF_ST + MAX_OPTIONS  # MAX_OPTIONS columns
+# The deck's exclusion vectors for _social_cf (a table of the deck, not of a kind): every
+# vector of counts of free cards per class (CF_SCF_FREE's class, numbered among the deck's
+# classes) losing at most SCF_MAX_FREE points, by points lost. Vector v takes two words, in
+# row v // XR_PER_ROW from column CF_XR + 2 * (v % XR_PER_ROW): its counts (8-bit lanes) |
+# (cards | points lost << 4) << 56, then (class | count << 3) << 6 x i for its nonzero
+# classes | its I, H and E items as a packed state word's (bits 32 to 63). CF_XR_STARTS, in
+# row 0: where the vectors losing 0, 1, ... SCF_MAX_FREE + 1 points start (9 bits each), or
+# -1 when the deck has no such table (more than SCF_MAX_CLASSES classes, or more vectors than
+# XR_PER_ROW x kinds or 511): then its hands take the general walk.
+CF_XR_STARTS = CF_SCF + 13
+CF_XR = CF_SCF + 16  # a line of XR_PER_ROW vectors
+XR_PER_ROW = 4
+CF_SIZE = CF_XR + 2 * XR_PER_ROW
+SCF_MAX_CLASSES = 7
+SCF_NONE = 0
+SCF_FREE = 1
+SCF_ENUM = 2
+SCF_OTHER = 3
+SCF_MAX_FREE = 5
+SCF_MAX_FIELD = 15
 assert CF_SIZE % 8 == 0 and CF_OPT + MAX_OPTIONS * OPT_SIZE <= CF_ST  # rows of whole lines
 
 # Result array of the search kernel.

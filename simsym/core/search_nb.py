@@ -31,6 +31,17 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   earlier copy is left out first). The walk visits only plays in that order (``w.sp``):
   the best play is always one of them, so the answer is the same, with fewer leaves when a
   hand holds alike cards (the base deck's 75 kinds fall in 33 classes).
+* The Social group in closed form (``_social_cf``), when every Social card of the hand has a
+  shape it covers (enums.CF_SCF: free cards of one category worth 1 to 5, enumerated cards
+  without requirements and with E items of 1 or 2), the kinds are distinct, the hand has at
+  most XC_MAX_HAND cards, the deck has its table of exclusion vectors (enums.CF_XR) and the
+  rules count printed wine, keep E whole and have bonuses of at most 5: free cards fall in
+  classes of alike cards (category, points), so the exclusion sets are vectors of counts per
+  class, listed once per deck by encode_cards; a leaf tries only the vectors losing at most
+  the I = H bonus or exactly what the all-equal bonus needs, each in closed form. The same
+  answers as the walk below (tests/test_social_closed_form.py), at about three quarters of
+  the median search's time (docs/performance.md, forty-second session). Other hands take
+  the general walk.
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
@@ -66,7 +77,8 @@ The parts, in the order ``_best_core`` runs them:
 * ``_rule_facts``: the rule values the search reads, once (a ``Facts`` record).
 * ``_group_bounds``: the (type, mode) groups still possible, each one's score bound and
   largest wine.
-* per group, best bound first: ``_card_states`` sorts the cards into fixed free cards, optional
+* per group, best bound first: the Social group by ``_social_cf`` when it covers the hand;
+  otherwise ``_card_states`` sorts the cards into fixed free cards, optional
   free cards (Social) and enumerated cards, whose states (each option, then left out) it
   writes into ``w.st`` (``_option_states``); it returns the group's ``Group`` record.
   ``_walk`` then walks the enumerated cards' states depth first; at a leaf, ``_leaf``
@@ -153,6 +165,8 @@ from simsym.core.enums import (
     STF_P1, STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE,
     OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK, RES_NCARDS, RES_PER_CARD,
     RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
+    CF_SCF, CF_SCF_FREE, CF_SCF_MAXP, CF_SCF_NS, CF_SCF_OPT, CF_SCF_ST, CF_SCF_VAL, SCF_ENUM,
+    SCF_FREE, SCF_NONE, SCF_MAX_CLASSES, CF_XR, CF_XR_STARTS, XR_PER_ROW,
 )
 from simsym.core.enums import (  # the rule array, under the names this module reads
     RULE_BONUS_ALL as R_BONUS_ALL,
@@ -212,6 +226,15 @@ X_TOO_MANY = -1  # ... when there are more than XCAP (then a leaf enumerates the
 SUM_WORDS = 2 ** 15 // 64  # words of a bitset over every sum of points a hand can hold
 
 U = np.uint64  # an index type numba does not wrap around (see _walk)
+
+# The Social closed form (_social_cf): free-card classes of a deck (enums.CF_SCF_FREE), one
+# more than the most cards of one class a hand may hold for it (more: the general walk), and
+# the largest hand and bonus it takes (its packed sums have 8-bit fields).
+XC_CLASSES = SCF_MAX_CLASSES
+XC_COUNT = 8
+XC_MAX_HAND = 16
+XC_MAX_BONUS = 5
+XC_GUARD = np.int64(0x0080808080808080)  # the guard bit of each class's lane (enums.CF_XR)
 # What _best_core writes into ``res``: only score and type (best_score_above_ws); the play
 # (score, type, cards as a mask over hand positions, their number: all the engine reads);
 # or the complete result (each card's option, E split and woman flag too).
@@ -260,6 +283,8 @@ Work = namedtuple("Work", (
     "out_e",  # n: the answer's E items,
     "out_pos",  # n: ... their sorted positions,
     "out_toi",  # n: ... and per sorted card, the E points given to Intellectual
+    "xtop",  # (XC_CLASSES, XC_COUNT): _social_cf: per free class, the masks of its x highest
+    #  sorted positions
 ))
 
 # The rule values the search reads (from the rule array, once per call).
@@ -302,7 +327,7 @@ def workspace_size(n):
     that)."""
     n = MAX_HAND  # _views carves room for the largest hand whatever the hand
     return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
-            + 5 * XCAP + 1 + SUM_WORDS + 64)
+            + 5 * XCAP + 1 + SUM_WORDS + XC_CLASSES * XC_COUNT + 64)
 
 
 @njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
@@ -355,9 +380,11 @@ def _views(ws):
     out_e, at = _take(ws, at, n)
     out_pos, at = _take(ws, at, n)
     out_toi, at = _take(ws, at, n)
+    xtop = _carve(ws, at, (XC_CLASSES, XC_COUNT))
+    at += XC_CLASSES * XC_COUNT
     return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, ecl, sp, rv, rc, rn, acc, ch, bch,
                 ppos, pv, pi, ph, pe, xw, xx, xe, xo, xcnt, xst, li, ei, sums, out_e, out_pos,
-                out_toi), at
+                out_toi, xtop), at
 
 
 @njit(cache=True)
@@ -719,6 +746,257 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
 
 
 
+@njit(cache=True, inline='always')
+def _xc_opt(kinds, k, c):
+    """The option index of state c of enumerated kind k (its states: options, then left
+    out: -1)."""
+    if c < kinds[U(k), CF_SCF_NS]:
+        return kinds[U(k), CF_SCF_OPT + c] & 0xFF
+    return np.int64(-1)
+
+
+@njit(cache=True, inline='always')
+def _social_cf(w, n, kinds, rules, rf, req, best, mode):
+    """The Social group in closed form, for hands whose every Social card has a shape it
+    covers (enums.CF_SCF): the same play as _card_states and _walk would find. Returns the
+    best play and True, or ``best`` unchanged and False when the hand is not covered (copies
+    of a kind, a shape outside enums.CF_SCF, more than XC_COUNT - 1 cards of a free class):
+    then the general walk searches the group.
+
+    Free cards (one option of points in one category) fall in classes by category and points;
+    cards of a class are interchangeable, so the optional ones a play leaves out (to reach a
+    bonus) are a vector of counts per class, and of a class the highest kinds go (the play
+    keeping the lowest is the first in the canonical order). The deck's table lists every
+    vector losing at most SCF_MAX_FREE points, by points lost (enums.CF_XR); a hand
+    uses those its cards allow. The enumerated cards are walked
+    as in _walk (options by value, then left out; pruned on the wine window, non-Container
+    wine, Vintage and the score bound; alike cards in canonical order). At a leaf only two
+    kinds of vector can make the best play: those losing at most the I = H bonus, and those
+    losing exactly what leaves I + H = 2 x bonus wine (the all-equal bonus): every other loses
+    more than its bonus. Plays are compared as _cmp_play and _walk_order do."""
+    hs = w.hs
+    cnt = w.pi  # per free class: its optional cards in hand
+    for c in range(SCF_MAX_CLASSES):
+        cnt[U(c)] = 0
+    fsum = np.int64(0)  # every free card's I, H and E items (packed as a state word)
+    ftot = 0  # ... their points
+    nfree = 0
+    fixmask = np.int64(0)  # required free cards (always played)
+    fmask = np.int64(0)  # optional free cards
+    cp = np.int64(0)  # optional free cards per class (8-bit lanes, as enums.CF_XR's counts)
+    m = 0
+    last = np.int64(-1)
+    for q in range(n - 1, -1, -1):  # downwards: a class's highest positions first (w.xtop)
+        k = hs[U(q)]
+        if k == last:
+            return best, False  # copies of a kind: the general walk's tie-breaks
+        last = k
+        sh = kinds[U(k), CF_SCF]
+        if sh == SCF_NONE:
+            continue
+        bit = np.int64(1) << q
+        if sh == SCF_FREE:
+            f = kinds[U(k), CF_SCF_FREE]
+            fsum += ((f >> 8) & 0xFFFFFFFF) << 32
+            ftot += f >> 40
+            nfree += 1
+            if (req >> q) & 1:
+                fixmask |= bit
+                continue
+            c = f & 0xFF
+            t = cnt[U(c)] + 1
+            if t >= XC_COUNT:
+                return best, False
+            cnt[U(c)] = t
+            w.xtop[U(c), U(t)] = (w.xtop[U(c), U(t - 1)] if t > 1 else 0) | bit
+            cp += np.int64(1) << (8 * c)
+            fmask |= bit
+        elif sh == SCF_ENUM:
+            w.xst[U(m)] = q
+            m += 1
+        else:
+            return best, False
+    lo_w = rules[R_WINE_LO + T_SOCIAL]
+    hi_w = rules[R_WINE_HI + T_SOCIAL]
+    maxbonus = rf.maxbonus
+    beq = rf.beq
+    # The enumerated cards upwards (the walk's depths); suffix sums of their best value (w.rv),
+    # largest printed wine (w.rc) and non-Container wine (w.rn); the previous alike card (w.sp).
+    w.rv[U(m)] = 0
+    w.rc[U(m)] = 0
+    w.rn[U(m)] = 0
+    for j in range(m - 1, -1, -1):
+        q = w.xst[U(m - 1 - j)]
+        w.epos[U(j)] = q
+    for j in range(m - 1, -1, -1):
+        k = hs[U(w.epos[U(j)])]
+        mp = kinds[U(k), CF_SCF_MAXP]
+        w.rv[U(j)] = w.rv[U(j + 1)] + kinds[U(k), CF_SCF_VAL]
+        w.rc[U(j)] = w.rc[U(j + 1)] + mp
+        w.rn[U(j)] = w.rn[U(j + 1)] + (0 if kinds[U(k), CF_CONTAINER] else mp)
+    if w.rc[0] < lo_w or w.rn[0] < rf.need_ncw or ftot + w.rv[0] + maxbonus < best.score:
+        return best, True
+    for j in range(m):
+        q = w.epos[U(j)]
+        cl = kinds[U(hs[U(q)]), CF_CLS] * 2 + ((req >> q) & 1)
+        w.sp[U(j)] = -1
+        for jj in range(j - 1, -1, -1):
+            q2 = w.epos[U(jj)]
+            if kinds[U(hs[U(q2)]), CF_CLS] * 2 + ((req >> q2) & 1) == cl:
+                w.sp[U(j)] = jj
+                break
+    # The walk.
+    starts = kinds[0, CF_XR_STARTS]
+    acc = w.acc
+    ch = w.ch
+    bch = w.bch
+    need_ncw = rf.need_ncw
+    max_vint = rf.max_vint
+    found = False
+    for f in range(4):
+        acc[0, f] = 0
+    d = 0
+    ch[0] = -1
+    while d >= 0:
+        if d == m:
+            d -= 1
+            ps = acc[U(m), 0]
+            pw = ps & 0xFF
+            if pw < lo_w or (ps >> 16) & 0xFF < need_ncw or (ps >> 24) & 0xFF > max_vint:
+                continue
+            ws_ = (ps >> 8) & 0xFF
+            wb = ws_ if rf.bonus_wine_scored else pw
+            tot = ps + fsum
+            s0 = acc[U(m), 3] + ftot
+            l5 = s0 - ws_ - 2 * wb  # points the all-equal bonus leaves out
+            if l5 < 0 or l5 > maxbonus or s0 - l5 + maxbonus < best.score:
+                l5 = -1
+            if s0 + beq < best.score and l5 < 0:
+                continue
+            nin = acc[U(m), 1] + nfree
+            L = 0
+            lend = beq
+            while True:
+                if L > lend:
+                    if lend == beq and l5 > beq:
+                        L = l5
+                        lend = l5
+                    else:
+                        break
+                if L != l5 and s0 - L + beq < best.score:
+                    # (no play losing L points reaches the all-equal bonus)
+                    if l5 > L:
+                        L += 1
+                        continue
+                    break
+                for v in range((starts >> 9 * L) & 511, (starts >> 9 * (L + 1)) & 511):
+                    row = v // XR_PER_ROW
+                    col = CF_XR + 2 * (v % XR_PER_ROW)
+                    w0 = kinds[U(row), U(col)]
+                    if ((cp | XC_GUARD) - w0) & XC_GUARD != XC_GUARD:
+                        continue  # more cards of some class than the hand has
+                    w1 = kinds[U(row), U(col + 1)]
+                    t = tot - (w1 & ~np.int64(0xFFFFFFFF))
+                    ir = (t >> 32) & 0xFF
+                    hr = (t >> 40) & 0xFF
+                    b1 = (t >> 48) & 0xFF
+                    b2 = (t >> 56) & 0xFF
+                    e = ir + hr + b1 + 2 * b2
+                    b = 0
+                    if e & 1 == 0:
+                        x = e // 2 - ir
+                        if 0 <= x <= b1 + 2 * b2 and x - 2 * min(b2, x // 2) <= b1:
+                            b = maxbonus if e == 2 * wb else beq
+                    if b == 0 and L > 0:
+                        continue  # cards left out for no bonus
+                    score = s0 - L + b
+                    if score < best.score:
+                        continue
+                    nn = nin - ((w0 >> 56) & 15)
+                    if score == best.score and nn > best.n:
+                        continue
+                    xm = np.int64(0)  # the vector's cards: the highest of each class
+                    pairs = w1 & 0x3FFFFFFF
+                    while pairs:
+                        xm |= w.xtop[U(pairs & 7), U((pairs >> 3) & 7)]
+                        pairs >>= 6
+                    mask = acc[U(m), 2] | fixmask | (fmask & ~xm)
+                    if score == best.score and nn == best.n:
+                        cc = _kinds_cmp(hs, mask, best.mask, n)
+                        if cc > 0:
+                            continue
+                        if cc == 0:
+                            if best.g < 2:
+                                continue
+                            if best.g == 2:
+                                worse = True
+                                for j in range(m):
+                                    if ch[U(j)] != bch[U(j)]:
+                                        k = hs[U(w.epos[U(j)])]
+                                        worse = _xc_opt(kinds, k, ch[U(j)]) \
+                                            > _xc_opt(kinds, k, bch[U(j)])
+                                        break
+                                if worse:
+                                    continue
+                    best = Best(score, nn, mask, np.int64(2))
+                    found = True
+                    for j in range(m):
+                        bch[U(j)] = ch[U(j)]
+                L += 1
+            continue
+        q = w.epos[U(d)]
+        k = hs[U(q)]
+        nsk = kinds[U(k), CF_SCF_NS]
+        top = nsk - ((req >> q) & 1)  # the last state: left out, unless required
+        c = ch[U(d)] + 1
+        sp = w.sp[U(d)]
+        word = np.int64(0)
+        val = np.int64(0)
+        prank = -1  # the previous alike card's state: its option, or 99 when left out
+        if sp >= 0:
+            prank = _xc_opt(kinds, k, ch[U(sp)])
+            if prank < 0:
+                prank = 99
+        while c <= top:
+            if c < nsk:
+                word = kinds[U(k), CF_SCF_ST + c]
+                ov = kinds[U(k), CF_SCF_OPT + c]
+                rank = ov & 0xFF
+                val = ov >> 8
+            else:
+                word = np.int64(0)
+                rank = 99
+                val = 0
+            pw = (acc[U(d), 0] + word) & 0xFF
+            if pw > hi_w or pw + w.rc[U(d + 1)] < lo_w or rank < prank \
+                    or acc[U(d), 3] + val + w.rv[U(d + 1)] + ftot + maxbonus < best.score:
+                c += 1
+                continue
+            break
+        if c > top:
+            d -= 1
+            continue
+        ch[U(d)] = c
+        ps = acc[U(d), 0] + word
+        if (ps >> 24) & 0xFF > max_vint or ((ps >> 16) & 0xFF) + w.rn[U(d + 1)] < need_ncw:
+            continue
+        acc[U(d + 1), 0] = ps
+        acc[U(d + 1), 1] = acc[U(d), 1] + (1 if c < nsk else 0)
+        acc[U(d + 1), 2] = acc[U(d), 2] | (np.int64(1) << q if c < nsk else 0)
+        acc[U(d + 1), 3] = acc[U(d), 3] + val
+        d += 1
+        ch[U(d)] = -1
+    if found and mode == MODE_FULL:
+        for q in range(n):
+            if (best.mask >> q) & 1:
+                w.bopt[U(q)] = 0
+        for j in range(m):
+            o = _xc_opt(kinds, hs[U(w.epos[U(j)])], bch[U(j)])
+            if o >= 0:
+                w.bopt[U(w.epos[U(j)])] = o
+    return best, True
+
+
 @njit(**INNER)
 def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, mode):
     """The search; ``floor`` -1 looks at every legal play, ``floor`` >= 0 only at plays scoring
@@ -737,6 +1015,9 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         best = Best(floor + 1, np.int64(1 << 30), np.int64(0), np.int64(NGROUPS))
     else:
         best = Best(np.int64(-1), np.int64(0), np.int64(0), np.int64(NGROUPS))
+    # The Social group in closed form (_social_cf) under the rule options it covers.
+    cf = not rf.wine_scored and not rf.either_split and rf.maxbonus <= XC_MAX_BONUS \
+        and n <= XC_MAX_HAND and kinds[0, CF_XR_STARTS] >= 0
     # Search the groups in order of decreasing bound (stable); stop at the first whose bound
     # is below the best score found so far.
     while gon:
@@ -744,6 +1025,10 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         gon &= ~(np.int64(1) << g)
         if w.ub[g] < best.score:
             break
+        if g == 2 and cf:
+            best, done = _social_cf(w, n, kinds, rules, rf, req, best, mode)
+            if done:
+                continue
         grp = _card_states(w, n, kinds, rules, rf, req, wmat, g)
         extra = grp.psum + rf.maxbonus if grp.social else 0
         if grp.f_val + w.rv[0] + extra < best.score:
