@@ -181,3 +181,14 @@ def test_decks_and_hands_it_does_not_cover_take_the_general_walk(cards):
         for _ in range(60):
             hand = rng.sample(range(len(deck)), 9)
             assert outcome(fast.best(hand)) == outcome(ref.best(hand)), hand
+
+
+def test_an_empty_deck_encodes_and_searches_to_no_play():
+    table = encode_cards(CardSet([]))
+    assert table.shape == (0, E.CF_SIZE)
+    out = np.zeros((1, COLS), np.int64)
+    none = np.zeros(1, np.int64)
+    _answers(np.zeros((1, 0), np.int64), 0, table, encode_rules(RuleOptions()), none,
+             none - 1, none + 7, out)
+    assert out[0, E.RES_TYPE] == -1 and out[0, E.RES_SCORE] == 0
+

@@ -52,6 +52,8 @@ def _exclusion_vectors(table: np.ndarray) -> None:
     """The deck's free-card classes numbered among themselves (in CF_SCF_FREE) and its table
     of exclusion vectors (enums.CF_XR ...; after CF_CLS, which they must not enter)."""
     K = len(table)
+    if K == 0:
+        return  # (no row to hold the table; the search reads none then)
     table[0, E.CF_XR_STARTS] = -1
     free = [k for k in range(K) if table[k, E.CF_SCF] == E.SCF_FREE]
     raw = sorted({int(table[k, E.CF_SCF_FREE]) & 0xFF for k in free})

@@ -1017,7 +1017,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         best = Best(np.int64(-1), np.int64(0), np.int64(0), np.int64(NGROUPS))
     # The Social group in closed form (_social_cf) under the rule options it covers.
     cf = not rf.wine_scored and not rf.either_split and rf.maxbonus <= XC_MAX_BONUS \
-        and n <= XC_MAX_HAND and kinds[0, CF_XR_STARTS] >= 0
+        and n <= XC_MAX_HAND and kinds.shape[0] > 0 and kinds[0, CF_XR_STARTS] >= 0
     # Search the groups in order of decreasing bound (stable); stop at the first whose bound
     # is below the best score found so far.
     while gon:
