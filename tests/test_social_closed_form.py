@@ -4,6 +4,7 @@ search mode, against the general walk (the same kernel on the same table with th
 table switched off) and the brute-force reference, on the base deck and on random decks of
 the shapes it covers."""
 
+import itertools
 import random
 
 import numpy as np
@@ -111,6 +112,11 @@ def test_the_base_decks_exclusion_vectors(cards):
     assert t[cards.lookup("Komos"), E.CF_SCF_FREE] & 0xFF == 4
     assert t[cards.lookup("Food"), E.CF_SCF_FREE] & 0xFF == 5
     points = [2, 3, 2, 3, 4, 1, 2]
+    # Every vector of counts losing at most 5 points is listed, once (itertools, apart).
+    every = {c for c in itertools.product(*(range(5 // p + 1) for p in points))
+             if sum(n * p for n, p in zip(c, points)) <= 5}
+    assert len(every) == starts[6] == 44
+    assert {tuple(_vector(t, v)[0]) for v in range(starts[6])} == every
     for v in range(starts[6]):
         counts, n, lost, pairs, delta = _vector(t, v)
         assert n == sum(counts) and lost == sum(c * p for c, p in zip(counts, points)) <= 5
