@@ -161,7 +161,9 @@ def test_random_covered_decks(seed):
     assert (table[:, E.CF_SCF] != E.SCF_OTHER).all()
     rng = random.Random(seed)
     for rules in (RuleOptions(), RuleOptions(social_bonus_stacks=False),
-                  RuleOptions(max_vintage=2, non_container_wine=2, wine_social=(2, 6))):
+                  RuleOptions(max_vintage=2, non_container_wine=2, wine_social=(2, 6)),
+                  RuleOptions(bonus_wine="printed", social_bonus_equal=1),
+                  RuleOptions(wine_social=(0, 4), non_container_wine=0, max_vintage=0)):
         hands = np.array([rng.sample(range(len(cards)), 9) for _ in range(400)], np.int64)
         a, b = _both(table, encode_rules(rules), hands, seed)
         assert (a == b).all()
@@ -197,4 +199,19 @@ def test_an_empty_deck_encodes_and_searches_to_no_play():
     _answers(np.zeros((1, 0), np.int64), 0, table, encode_rules(RuleOptions()), none,
              none - 1, none + 7, out)
     assert out[0, E.RES_TYPE] == -1 and out[0, E.RES_SCORE] == 0
+
+
+def test_no_cards_is_no_social_play(cards):
+    # With a Social window from 0 Wine and no non-Container rule, leaving every card out
+    # would meet the window and I = H = Wine = 0: but a play of no cards is no play.
+    rules = RuleOptions(wine_social=(0, 5), non_container_wine=0)
+    fast = Searcher(cards, rules)
+    ref = Searcher(cards, rules, engine="reference")
+    for names in (["Plato", "Orgy"], ["Food", "Wit"], ["Krater", "Pleasure", "Food"]):
+        hand = [cards.lookup(x) for x in names]
+        assert outcome(fast.best(hand)) == outcome(ref.best(hand)), names
+    assert fast.best([cards.lookup("Plato"), cards.lookup("Orgy")]).type is None
+    # Food (1E) and Wit (2E): 0 Wine, E split 1 / 2: no bonus, 3 points with both.
+    play = fast.best([cards.lookup("Food"), cards.lookup("Wit")])
+    assert (play.type, play.score, len(play.choices)) == ("social", 3, 2)
 

@@ -913,8 +913,8 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
                     if score < best.score:
                         continue
                     nn = nin - ((w0 >> 56) & 15)
-                    if score == best.score and nn > best.n:
-                        continue
+                    if nn == 0 or (score == best.score and nn > best.n):
+                        continue  # (no cards: no play, under a window from 0 Wine)
                     xm = np.int64(0)  # the vector's cards: the highest of each class
                     pairs = w1 & 0x3FFFFFFF
                     while pairs:
