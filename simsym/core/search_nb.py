@@ -775,9 +775,6 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
     losing exactly what leaves I + H = 2 x bonus wine (the all-equal bonus): every other loses
     more than its bonus. Plays are compared as _cmp_play and _walk_order do."""
     hs = w.hs
-    cnt = w.pi  # per free class: its optional cards in hand
-    for c in range(SCF_MAX_CLASSES):
-        cnt[U(c)] = 0
     fsum = np.int64(0)  # every free card's I, H and E items (packed as a state word)
     ftot = 0  # ... their points
     nfree = 0
@@ -804,10 +801,9 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
                 fixmask |= bit
                 continue
             c = f & 0xFF
-            t = cnt[U(c)] + 1
+            t = ((cp >> (8 * c)) & 0xFF) + 1  # its class's cards so far, this one included
             if t >= XC_COUNT:
                 return best, False
-            cnt[U(c)] = t
             w.xtop[U(c), U(t)] = (w.xtop[U(c), U(t - 1)] if t > 1 else 0) | bit
             cp += np.int64(1) << (8 * c)
             fmask |= bit
@@ -826,10 +822,9 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
     w.rc[U(m)] = 0
     w.rn[U(m)] = 0
     for j in range(m - 1, -1, -1):
-        q = w.xst[U(m - 1 - j)]
+        q = w.xst[U(m - 1 - j)]  # (w.xst listed them downwards)
         w.epos[U(j)] = q
-    for j in range(m - 1, -1, -1):
-        k = hs[U(w.epos[U(j)])]
+        k = hs[U(q)]
         mp = kinds[U(k), CF_SCF_MAXP]
         w.rv[U(j)] = w.rv[U(j + 1)] + kinds[U(k), CF_SCF_VAL]
         w.rc[U(j)] = w.rc[U(j + 1)] + mp
@@ -852,7 +847,6 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
     bch = w.bch
     need_ncw = rf.need_ncw
     max_vint = rf.max_vint
-    found = False
     for f in range(4):
         acc[0, f] = 0
     d = 0
@@ -921,25 +915,22 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
                         xm |= w.xtop[U(pairs & 7), U((pairs >> 3) & 7)]
                         pairs >>= 6
                     mask = acc[U(m), 2] | fixmask | (fmask & ~xm)
+                    cc = 1  # (a higher score or fewer cards: better, as _cmp_play says)
                     if score == best.score and nn == best.n:
-                        cc = _kinds_cmp(hs, mask, best.mask, n)
-                        if cc > 0:
-                            continue
-                        if cc == 0:
-                            if best.g < 2:
-                                continue
-                            if best.g == 2:
-                                worse = True
-                                for j in range(m):
-                                    if ch[U(j)] != bch[U(j)]:
-                                        k = hs[U(w.epos[U(j)])]
-                                        worse = _xc_opt(kinds, k, ch[U(j)]) \
-                                            > _xc_opt(kinds, k, bch[U(j)])
-                                        break
-                                if worse:
-                                    continue
+                        cc = _cmp_play(hs, n, score, nn, mask, np.int64(2), best)
+                    if cc == 0:
+                        # An exact tie within the group: the walk's canonical order (as
+                        # _walk_order, over these states: left out first, then by option).
+                        cc = -1
+                        for j in range(m):
+                            if ch[U(j)] != bch[U(j)]:
+                                k = hs[U(w.epos[U(j)])]
+                                if _xc_opt(kinds, k, ch[U(j)]) < _xc_opt(kinds, k, bch[U(j)]):
+                                    cc = 1
+                                break
+                    if cc < 0:
+                        continue
                     best = Best(score, nn, mask, np.int64(2))
-                    found = True
                     for j in range(m):
                         bch[U(j)] = ch[U(j)]
                 L += 1
@@ -986,7 +977,7 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
         acc[U(d + 1), 3] = acc[U(d), 3] + val
         d += 1
         ch[U(d)] = -1
-    if found and mode == MODE_FULL:
+    if best.g == 2 and mode == MODE_FULL:  # (the Social group is searched once: its play)
         for q in range(n):
             if (best.mask >> q) & 1:
                 w.bopt[U(q)] = 0
