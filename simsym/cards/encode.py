@@ -168,11 +168,7 @@ def _social_shape(row: np.ndarray) -> None:
     row[E.CF_SCF] = E.SCF_OTHER
     if row[E.CF_REQ_WOMEN] > 0 or row[E.CF_REQ_WINE] > 0:
         return
-    opts = []
-    for o in range(row[E.CF_NOPT]):
-        base = E.CF_OPT + o * E.OPT_SIZE
-        opts.append(tuple(int(row[base + f]) for f in (E.OPT_WINE, E.OPT_WINE_SCORED, E.OPT_I,
-                                                        E.OPT_H, E.OPT_E)))
+    opts = [_option_fields(row, o) for o in range(row[E.CF_NOPT])]
     if any(e not in (0, 1, 2) for *_, e in opts):
         return
     if len(opts) == 1 and not row[E.CF_VINTAGE] and opts[0][0] == 0 and opts[0][1] == 0:
@@ -192,7 +188,7 @@ def _social_shape(row: np.ndarray) -> None:
         if max(fields) > E.SCF_MAX_FIELD:
             return
         word = sum(f << 8 * i for i, f in enumerate(fields))
-        states.append((sw + ci + ch + ce, o, word))
+        states.append((_value(sw, ci, ch, ce), o, word))
     states.sort(key=lambda t: -t[0])  # stable: the earlier option first among equals
     row[E.CF_SCF] = E.SCF_ENUM
     row[E.CF_SCF_NS] = len(states)
@@ -201,6 +197,19 @@ def _social_shape(row: np.ndarray) -> None:
     for i, (val, o, word) in enumerate(states):
         row[E.CF_SCF_ST + i] = word
         row[E.CF_SCF_OPT + i] = o | val << 8
+
+
+def _option_fields(row: np.ndarray, o: int) -> tuple[int, int, int, int, int]:
+    """Option o of the kind: (printed Wine, scored Wine, I, H, E)."""
+    base = E.CF_OPT + o * E.OPT_SIZE
+    return tuple(int(row[base + f]) for f in (E.OPT_WINE, E.OPT_WINE_SCORED, E.OPT_I, E.OPT_H,
+                                               E.OPT_E))
+
+
+def _value(sw: int, ci: int, ch: int, ce: int) -> int:
+    """An option's value, which orders a kind's states (the walk's and _social_cf's alike):
+    its scored Wine and points."""
+    return sw + ci + ch + ce
 
 
 def _walk_states(row: np.ndarray) -> None:
@@ -216,12 +225,10 @@ def _walk_states(row: np.ndarray) -> None:
         block = E.CF_ST + t * E.CF_ST_BLOCK
         states = []
         for o in opts:
-            base = E.CF_OPT + o * E.OPT_SIZE
-            pw, sw = row[base + E.OPT_WINE], row[base + E.OPT_WINE_SCORED]
-            ci, ch, ce = row[base + E.OPT_I], row[base + E.OPT_H], row[base + E.OPT_E]
+            pw, sw, ci, ch, ce = _option_fields(row, o)
             si, sh, se = ((ci + ce, 0, 0) if t == E.T_INTELLECTUAL
                           else (0, ch + ce, 0) if t == E.T_HEDONISTIC else (ci, ch, ce))
-            val = sw + ci + ch + ce
+            val = _value(sw, ci, ch, ce)
             p0 = [cw | ((0 if row[E.CF_CONTAINER] else cw) << lane)
                   | (int(row[E.CF_VINTAGE]) << 2 * lane) | (val << 3 * lane) for cw in (pw, sw)]
             p1 = [1 | (wb << lane) for wb in (pw, sw)]
