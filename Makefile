@@ -9,7 +9,7 @@ SCENARIO ?= scenarios/base.yaml
 # (tests/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
 BASE_FLAGS := --verify-compensation
 
-.PHONY: run test test-quick bench profile count report lint format docs golden clean setup screenshots serve
+.PHONY: run test test-quick bench profile count report lint format docs golden clean setup screenshots serve model
 
 setup: $(STAMP)
 
@@ -47,6 +47,12 @@ profile: $(STAMP)
 # change judged without the machine's timing noise (tools/count_instructions.py).
 count: $(STAMP)
 	$(BIN)/python tools/count_instructions.py
+
+# The learned player shipped in the package (family `learned` without a model): trained from
+# the committed spec, its report kept in reports/train-base/ (docs/strategies.md).
+model: $(STAMP)
+	$(BIN)/simsym train scenarios/train-base.yaml --out reports/train-base
+	cp reports/train-base/model.json simsym/learned/base-model.json
 
 serve: $(STAMP)
 	$(BIN)/simsym serve $(SCENARIO)
@@ -88,6 +94,8 @@ report: $(STAMP)
 	    $(BIN)/simsym ladder $$f -q; \
 	  elif grep -q "^tune:" $$f; then \
 	    $(BIN)/simsym tune $$f -q --force; \
+	  elif grep -q "^train:" $$f; then \
+	    echo "(the learned player's training: make model)"; \
 	  else \
 	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo $(BASE_FLAGS) ) \
 	      $$( [ $$name = base-lookahead ] && echo --chunk-size 500 ); \

@@ -16,5 +16,6 @@ setup(
     packages=[*find_packages(include=["simsym", "simsym.*"]), *DATA],
     package_dir={"simsym.data": "scenarios"},
     package_data={**{p: ["*.yaml", "*.py"] for p in DATA},
-                  "simsym.serve": ["templates/*.html", "static/*"]},
+                  "simsym.serve": ["templates/*.html", "static/*"],
+                  "simsym.learned": ["*.json"]},
 )

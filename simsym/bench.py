@@ -141,6 +141,38 @@ def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0)
             "ratio": one / ref_rate, "summaries_identical": same}
 
 
+def learned_figures(scenario, games: int = 1000, lookahead_games: int = 8) -> dict:
+    """Games/s of a mirror table of `learned` seats (the shipped model) on one core, measured
+    as game_figures does (runs of n and 3n games, the fastest of ENGINE_REPEATS pairs), and
+    the seconds a game of a lookahead-32 mirror table takes, for the cost ratio."""
+    from dataclasses import replace
+
+    from simsym.run.executor import run_games
+    from simsym.strategies import make_strategy
+
+    seed = scenario.seed
+    learned = replace(scenario, strategies=[make_strategy("learned")], seating="mirror")
+    run_games(learned, 10, seed)  # compile or load from cache
+    runs = []
+    for _ in range(ENGINE_REPEATS):
+        t = time.perf_counter()
+        run_games(learned, games, seed)
+        t1 = time.perf_counter() - t
+        t = time.perf_counter()
+        run_games(learned, 3 * games, seed)
+        t3 = time.perf_counter() - t
+        runs.append(2 * games / max(t3 - t1, 1e-9))
+    la = replace(scenario, strategies=[make_strategy({"family": "lookahead",
+                                                      "iterations": 32})], seating="mirror")
+    run_games(la, 1, seed)
+    t = time.perf_counter()
+    run_games(la, lookahead_games, seed)
+    la_s = (time.perf_counter() - t) / lookahead_games
+    rate = max(runs)
+    return {"learned_games_per_s": rate, "learned_games_per_s_runs": runs,
+            "lookahead32_s_per_game": la_s, "learned_cost_ratio": la_s * rate}
+
+
 @njit(cache=True)
 def _rollouts_nb(tb, src, dst, policy, seed, key, n):
     """n rollouts of ``src`` (key[-1] counts them); returns the turns they played in all."""

@@ -20,7 +20,10 @@ from simsym.core import lookahead_nb as LA
 from simsym.rules import encode_rules
 from simsym.errors import SimsymError
 from simsym.scenario import Scenario
-from simsym.strategies import BUILT_IN, COMMON, StrategyConfig, encode_strategy, make_strategy
+from simsym.learned.features import MODEL_SIZE, kind_features
+from simsym.strategies import (
+    BUILT_IN, COMMON, SEARCHED, StrategyConfig, encode_strategy, make_strategy, model_weights,
+)
 
 SEATING_CODES = {"mirror": E.SEATING_MIRROR, "rotate": E.SEATING_ROTATE,
                  "random": E.SEATING_RANDOM}
@@ -75,6 +78,8 @@ class Setup:
     strat_params: np.ndarray
     keep_table: np.ndarray
     cand_table: np.ndarray
+    model: np.ndarray  # (strategy rows, MODEL_SIZE): a learned row's weights, else zeros
+    kfeat: np.ndarray  # (K, NKF): the cards' data the learned player reads (kind_features)
 
     @property
     def players(self) -> int:
@@ -91,8 +96,9 @@ class Setup:
 
     @property
     def lookahead(self) -> bool:
-        """Whether a seat searches (docs 6.6): such tables run the lookahead's game loop."""
-        return any(s.family == "lookahead" for s in self.scenario.strategies)
+        """Whether a seat searches (docs 6.6) or plays a learned model over the search's
+        candidates (6.7): such tables run the lookahead's game loop."""
+        return any(s.family in SEARCHED for s in self.scenario.strategies)
 
     @property
     def greedy(self) -> int:
@@ -132,12 +138,12 @@ def setup_for(scenario: Scenario) -> Setup:
     for i, v in enumerate(r.seat_compensation):
         gp[E.GP_COMP + i] = v
     # The scenario's strategies, the default greedy one (see Setup), then the greedy twin of
-    # each lookahead strategy (what it plays inside rollouts under policy "own").
+    # each lookahead or learned strategy (what it plays inside rollouts under policy "own").
     S = len(scenario.strategies)
     L = list(scenario.strategies) + [make_strategy("greedy")]
     twin = list(range(S)) + [S]
     for i, s in enumerate(scenario.strategies):
-        if s.family == "lookahead":
+        if s.family in SEARCHED:
             twin[i] = len(L)
             L.append(make_strategy({"family": "greedy", **{k: v for k, v in s.params
                                                            if k in COMMON}}))
@@ -152,8 +158,12 @@ def setup_for(scenario: Scenario) -> Setup:
     cand = np.stack([np.array(sorted(range(K), key=lambda k: (-kv[k], k)), np.int64)
                      for kv in keep])
     copies = np.array([c.copies for c in scenario.cards], np.int64)
+    model = np.zeros((len(L), MODEL_SIZE), np.int64)
+    for i, s in enumerate(L):
+        if s.family == "learned":
+            model[i] = model_weights(s)
     return Setup(scenario, encode_cards(scenario.cards), encode_rules(r), gp, copies, base,
-                 params, keep, cand)
+                 params, keep, cand, model, kind_features(scenario.cards))
 
 
 def new_agg(setup: Setup) -> np.ndarray:
@@ -177,9 +187,25 @@ def _run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), LA.new_look(tb), g0, g1,
+    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), new_look(setup, tb), g0, g1,
                               setup.scenario.seed, rows, agg, prog)
     return rows, agg
+
+
+def new_look(setup: Setup, tb, label_rows: int = 0):
+    """The lookahead loop's workspace (lookahead_nb.Look) with the learned seats' models and
+    the cards' data; ``label_rows`` > 0 turns on labelling (simsym.learned.train): room for
+    that many candidates of labelled decisions."""
+    from simsym.learned.features import NF
+
+    lk = LA.new_look(tb)
+    lk = lk._replace(model=np.ascontiguousarray(setup.model),
+                     kfeat=np.ascontiguousarray(setup.kfeat))
+    if label_rows:
+        lk = lk._replace(labc=np.zeros((label_rows, LA.LC_SIZE), np.int64),
+                         labf=np.zeros((label_rows, NF), np.int64))
+        lk.lab[LA.LAB_ON] = 1
+    return lk
 
 
 def _play_chunk(setup: Setup, tb, s, g0: int, g1: int):
@@ -260,7 +286,7 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
     s = G.new_state(tb, max_events)
     seed = setup.scenario.seed
     if setup.lookahead:  # its workspace, and a one-game chunk's aggregate and progress
-        look, agg, progress = LA.new_look(tb), new_agg(setup), np.zeros(1, np.int64)
+        look, agg, progress = new_look(setup, tb), new_agg(setup), np.zeros(1, np.int64)
         compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
             tb, s, look, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg, progress))
     else:  # the engine's, as run_chunk's (a chunk of no games)

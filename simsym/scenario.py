@@ -27,7 +27,7 @@ REPO_ROOT = packaged.CHECKOUT_SCENARIOS.parent  # a checkout's root; site-packag
 BASE_SCENARIO = packaged.data_dir() / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "seating", "games", "seed", "sweep", "ladder", "tune")
+            "seating", "games", "seed", "sweep", "ladder", "tune", "train")
 CARD_KEYS = ("file", "overrides", "add", "remove")
 LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32

@@ -19,8 +19,9 @@ from simsym.core.enums import (
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.yamlio import line_of
 
-FAMILIES = ("greedy", "patient", "specialist", "random", "lookahead", "python")
-BUILT_IN = FAMILIES[:5]  # what the numba engine runs; "python" is the reference engine's
+FAMILIES = ("greedy", "patient", "specialist", "random", "lookahead", "learned", "python")
+BUILT_IN = FAMILIES[:6]  # what the numba engine runs; "python" is the reference engine's
+SEARCHED = ("lookahead", "learned")  # decide over lookahead's candidates (docs 6.6, 6.7)
 ROLLOUT_POLICIES = ("greedy", "own")
 
 COMMON = {
@@ -48,6 +49,11 @@ SPECIFIC = {
         "candidates": (6, 2, 64, "most candidate actions one decision considers"),
         "policy": ("greedy", ROLLOUT_POLICIES, None,
                    "how seats play inside a rollout: greedy, or own (each seat its strategy)"),
+    },
+    "learned": {
+        "model": ("", None, None, "a model file made by simsym train (beside the scenario); "
+                  "empty: the model shipped for the base game"),
+        "candidates": (6, 2, 64, "most candidate actions one decision considers"),
     },
     "python": {
         "class": ("", None, None, "'file.py:ClassName' (beside the scenario) or 'module:Class'"),
@@ -86,6 +92,11 @@ def _check(family, name, value, spec, file, line, key):
                 raise InputError(f"keyword argument names must be text, found "
                                  f"{show(k)}", file, line_of(value, k, line), f"{key}.{k}")
         return tuple(sorted((str(k), v) for k, v in value.items()))
+    if name == "model":
+        if not isinstance(value, str):
+            raise InputError(f"expected the path of a model file, found {show(value)}", file,
+                             line, key)
+        return value
     if name == "class":
         if not isinstance(value, str) or ":" not in value:
             raise InputError(f"expected 'file.py:ClassName' or 'module:ClassName', found "
@@ -151,8 +162,31 @@ def make_strategy(entry, file=None, line=None, key="strategies",
                    f"{key}.class")  # fail now, before any game, if it cannot be loaded
         values["params"] = values["params"] if isinstance(values["params"], tuple) else ()
         given = [values["class"].rsplit(":", 1)[1]]
+    if family == "learned":
+        model_weights(StrategyConfig(family, tuple(sorted(values.items())), family,
+                                     str(base_dir)), file, line_of(entry, "model", line),
+                      f"{key}.model")  # fail now, before any game, if it cannot be read
     label = family + (f"({', '.join(given)})" if given else "")
     return StrategyConfig(family, tuple(sorted(values.items())), label, str(base_dir))
+
+
+def model_path(s: StrategyConfig):
+    """The model file a learned strategy plays (None: the one shipped for the base game)."""
+    from pathlib import Path
+
+    name = s.get("model")
+    if not name:
+        return None
+    p = Path(name).expanduser()
+    return p if p.is_absolute() else Path(s.base_dir) / p
+
+
+def model_weights(s: StrategyConfig, file=None, line=None, key=None):
+    """A learned strategy's weights, (MODEL_SIZE,) int64 (simsym.learned.model)."""
+    from simsym.learned import model
+
+    p = model_path(s)
+    return model.load_base() if p is None else model.load(p, file, line, key)
 
 
 def encode_strategy(s: StrategyConfig) -> np.ndarray:

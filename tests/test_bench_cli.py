@@ -1,4 +1,4 @@
-"""`simsym bench`: the figures it prints and the names its JSON carries (issue 11). Nothing
+"""`simsym bench`: the figures it prints and the names its JSON carries. Nothing
 here checks a speed; only that every figure is measured, named and sane."""
 
 import json
@@ -20,7 +20,8 @@ def test_bench_json_carries_the_headline_figures():
     assert r.exit_code == 0, r.output
     figs = json.loads(r.output)
     for name in ("search_us_median", "search_us_distinct_mean", "engine_games_per_s",
-                 "games_per_s_all_cores", "rollouts_per_s"):
+                 "games_per_s_all_cores", "rollouts_per_s", "learned_games_per_s",
+                 "lookahead32_s_per_game"):
         assert figs[name] > 0, name
     # Not measured in this run: present, and null.
     assert figs["million_games_s"] is None
@@ -54,10 +55,12 @@ def test_a_count_below_one_is_a_usage_error(option):
 def test_bench_table_reports_targets():
     r = CliRunner().invoke(main, ["bench", *SMALL])
     assert r.exit_code == 0, r.output
-    assert "issue 11's targets" in r.output
+    assert "targets (docs/performance.md" in r.output
     assert "search_us_median" in r.output and "target at most 0.4" in r.output
     assert "compile (first call" not in r.output  # --no-compile
-    assert r.output.count("(fastest of ") == 2  # the engine rates, one process and all
+    # the engine rates, one process and all, and the learned table's
+    assert r.output.count("(fastest of ") == 3
+    assert "learned_games_per_s" in r.output and "target at least 1,000" in r.output
 
 
 def test_engine_runs_are_listed_in_words():

@@ -10,7 +10,7 @@ import click
 from simsym.cli.common import scenario_option, scenario_or_base
 
 
-# The figures issue 11 set targets for, under its names: (name, where bench's own figures
+# The headline figures and their targets, under their names: (name, where bench's own figures
 # keep it, the target, "min" when at most the target is wanted / "max" when at least).
 HEADLINE = (
     ("search_us_median", "numba_median_us", 0.4, "min"),
@@ -19,6 +19,7 @@ HEADLINE = (
     ("games_per_s_all_cores", "numba_games_per_s_all", None, "max"),
     ("million_games_s", "million_wall_s", 75, "min"),
     ("rollouts_per_s", "rollouts_per_s", None, "max"),
+    ("learned_games_per_s", "learned_games_per_s", 1000, "max"),
     ("compile_cold_s", "compile_cold_s", 60, "min"),
 )
 
@@ -46,7 +47,7 @@ def headline(figs: dict) -> dict:
 @click.option("--games", default=4000, show_default=True, type=click.IntRange(min=1),
               help="Games per process for the engine figures (rates come from runs of this "
                    "many and three times as many, so start-up cancels out; each rate is the "
-                   "fastest of three such pairs).")
+                   "fastest of three such pairs); a quarter as many for the learned player.")
 @click.option("--ref-games", default=2, show_default=True, type=click.IntRange(min=1),
               help="Games the pure-Python reference engine plays (about 15 s each).")
 @click.option("--million", is_flag=True,
@@ -61,7 +62,8 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with
           as_json):
     """Measure the search and the engines: numba vs reference, scaling, compile, memory."""
     from simsym.bench import (
-        compile_figures, game_figures, million_figures, rollout_figures, search_figures,
+        compile_figures, game_figures, learned_figures, million_figures, rollout_figures,
+        search_figures,
     )
     from simsym.scenario import BASE_SCENARIO
 
@@ -75,6 +77,8 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with
     figs["engine"] = game_figures(scenario, games=games, ref_games=ref_games)
     say("measuring rollouts ...")
     figs.update(rollout_figures(scenario))
+    say("measuring the learned player ...")
+    figs.update(learned_figures(scenario, games=max(10, games // 4)))
     if with_compile:
         say("measuring compile times in fresh processes ...")
         figs.update(compile_figures())
@@ -110,6 +114,12 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with
         f"  summaries identical          {str(e['summaries_identical']):>10}",
         f"  rollouts, all seats greedy   {figs['rollouts_per_s']:10,.0f} /s"
         f"   (from mid-game, {figs['rollout_turns_mean']:.1f} turns each)",
+        "",
+        "the learned player (four `learned` seats, one process)",
+        f"  games/s                      {figs['learned_games_per_s']:10,.0f}"
+        f"   (fastest of {_runs(figs['learned_games_per_s_runs'])})",
+        f"  lookahead-32 table           {figs['lookahead32_s_per_game']:10.3f} s a game",
+        f"  cost ratio lookahead/learned {figs['learned_cost_ratio']:10,.0f}x",
     ]
     if with_compile:
         lines += ["", "compile (first call in a fresh process)",
@@ -119,7 +129,7 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with
         lines += ["", "1,000,000 games with `simsym run` (all cores)",
                   f"  wall time                    {figs['million_wall_s']:10.1f} s",
                   f"  peak RSS (largest process)   {figs['million_peak_rss_mb']:10.0f} MB"]
-    lines += ["", "issue 11's targets (docs/performance.md)"]
+    lines += ["", "targets (docs/performance.md, docs/strategies.md)"]
     for name, _, target, sense in HEADLINE:
         value = figs[name]
         if target is None or value is None:

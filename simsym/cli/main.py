@@ -103,6 +103,7 @@ COMMANDS = {
     "run": ("simsym.cli.run", "run"),
     "serve": ("simsym.cli.serve", "serve"),
     "sweep": ("simsym.cli.sweep", "sweep"),
+    "train": ("simsym.cli.train", "train"),
     "tune": ("simsym.cli.tune", "tune"),
     "validate": ("simsym.cli.validate", "validate"),
 }

@@ -207,7 +207,9 @@ SEATING_MIRROR, SEATING_ROTATE, SEATING_RANDOM = range(3)
 MAX_PLAYERS = 6
 
 # --- strategies: families and the parameter row (simsym.strategies.encode_strategy) ----------
-FAM_GREEDY, FAM_PATIENT, FAM_SPECIALIST, FAM_RANDOM, FAM_LOOKAHEAD = range(5)
+FAM_GREEDY, FAM_PATIENT, FAM_SPECIALIST, FAM_RANDOM, FAM_LOOKAHEAD, FAM_LEARNED = range(6)
+# Families from FAM_LOOKAHEAD on decide through the lookahead's game loop (lookahead_nb): the
+# search, or the learned model over the same candidates.
 SP_FAMILY, SP_DISCARD_MAX, SP_KEEP_THRESHOLD, SP_WINE_WEIGHT, SP_TRADE, SP_TRADE_CANDIDATES, \
     SP_TRADE_INACTIVE, SP_THRESHOLD, SP_LATE_RUN, SP_FAVOURS, SP_FOCUS, SP_FALLBACK = range(12)
 # lookahead (docs/game-engine.md 6.6): its budget, candidates and rollout policy

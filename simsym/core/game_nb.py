@@ -1631,7 +1631,7 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
         if not _asks(tb, s, h, excl, wstar):
             continue
         t2 = _accepts(tb, s, h, wstar, x, x2)
-        if tb.strat_params[U(s.strat[h]), SP_FAMILY] == FAM_LOOKAHEAD:
+        if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
             t2 = _lookahead_answer(s.sc, i, h, wstar, x, x2, t2)
             if t2 == PENDING:
                 return PENDING
@@ -1655,7 +1655,7 @@ def _first_taker(tb, s, i, holders, wstar, x):
         h = _seat_after(i, step_, P)
         if not (holders >> (h + 1)) & 1:
             continue
-        if tb.strat_params[U(s.strat[h]), SP_FAMILY] == FAM_LOOKAHEAD:
+        if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
             return np.int64(-2), np.int64(0)
         t2 = _accepts(tb, s, h, wstar, x, _no_card())
         if t2 >= 0:

@@ -42,9 +42,9 @@ from numba import njit
 
 from simsym.core.enums import (
     ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TURN,
-    FAM_LOOKAHEAD, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS, GP_SYMPOSIA, GS_AT, GS_LA_F0,
+    FAM_LEARNED, FAM_LOOKAHEAD, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS, GP_SYMPOSIA, GS_AT, GS_LA_F0,
     GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
-    GS_NEV, GS_NPILE, GS_TURN, POLICY_GREEDY, RES_MASK, RES_SCORE,
+    GS_NEV, GS_NPILE, GS_RUNS, GS_TURN, POLICY_GREEDY, RES_MASK, RES_SCORE,
     RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
     SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
 )
@@ -56,6 +56,11 @@ from simsym.core.game_nb import (
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
+from simsym.learned.features import (
+    F_BEST, F_BI, F_COND, F_E, F_GIVEN, F_H, F_HAND, F_I, F_KEEP, F_NCWINE, F_PASS, F_PLAYED,
+    F_POINTS, F_VINTAGE, F_WINE, F_WOMEN, KF_COND, KF_E, KF_H, KF_I, KF_NCWINE, KF_VINTAGE,
+    KF_WINE, KF_WOMAN, MODEL_SIZE, NF, NKF, NPHASE, WEIGHTS,
+)
 
 ROLLOUT_SALT = 0x100C
 WIN_UNITS = 60
@@ -162,7 +167,26 @@ Look = namedtuple("Look", (
     "dec",  # int64 (P,): searched decisions of each seat in the current turn
     "key",  # int64 (2,): the run's seed and the game index
     "scores", "units",  # int64 (P,): accumulate_nb's scratch
+    "count",  # int64 (CMAX,): rollouts each candidate got (successive halving)
+    # the learned player (docs 6.7; simsym.learned): its weights, one row per strategy-table
+    # row, the cards' data, and one feature row a candidate
+    "model",  # int64 (strategy rows, MODEL_SIZE)
+    "kfeat",  # int64 (K, NKF)
+    "feat",  # int64 (CMAX, NF)
+    # labelling (simsym.learned.train): each decision of a learned seat is also searched, and
+    # its candidates' features and rollout values kept
+    "lab",  # int64 (LAB_SIZE,): LAB_* below
+    "labc",  # int64 (room, LC_SIZE): one row a candidate, LC_* below
+    "labf",  # int64 (room, NF): its features
 ))
+LAB_ON, LAB_N, LAB_DEC, LAB_FULL = range(4)  # labelling on; rows used; decisions; out of room
+LAB_SIZE = 4
+# A labelled candidate: game, decision (numbered in the chunk), seat, decision kind, phase,
+# candidate index, candidates of the decision, total rollout value, rollouts, 1 if the search
+# chose it, 1 if the model did.
+LC_GAME, LC_DEC, LC_SEAT, LC_KIND, LC_PHASE, LC_CAND, LC_NC, LC_TOTAL, LC_COUNT, LC_TEACHER, \
+    LC_MODEL = range(11)
+LC_SIZE = 11
 
 
 @njit(**WITH_RC_PY)
@@ -175,7 +199,10 @@ def new_look(tb):
                 np.zeros(CMAX, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
                 np.zeros(H, np.int64), np.zeros(2, np.int64), np.zeros(P, np.int64),
                 np.zeros(P, np.int64), np.zeros(2, np.int64), np.zeros(P, np.int64),
-                np.zeros(P, np.int64))
+                np.zeros(P, np.int64), np.zeros(CMAX, np.int64),
+                np.zeros((1, MODEL_SIZE), np.int64), np.zeros((1, NKF), np.int64),
+                np.zeros((CMAX, NF), np.int64), np.zeros(LAB_SIZE, np.int64),
+                np.zeros((0, LC_SIZE), np.int64), np.zeros((0, NF), np.int64))
 
 
 @njit(**NO_RC)
@@ -294,6 +321,7 @@ def _decide(tb, s, lk, kind, nc, seat):
     per_round = max(1, sp[SP_ITERATIONS] // rounds)
     for c in range(nc):
         lk.total[c] = 0
+        lk.count[c] = 0
         lk.alive[c] = c
     na = nc
     i0 = 0
@@ -307,6 +335,7 @@ def _decide(tb, s, lk, kind, nc, seat):
                 _apply(tb, lk.sim, lk, kind, c, a, seat)
                 play_until_x(tb, lk.sim, np.int64(-1), np.int64(-1))
                 lk.total[c] += rollout_value_nb(lk.sim.score, P, seat)
+                lk.count[c] += 1
         i0 += m
         # rank the survivors: total descending, ties by candidate order
         for q in range(1, na):
@@ -404,6 +433,164 @@ def _komos(tb, s, lk, a):
     return nc
 
 
+# --- the learned player (docs 6.7; simsym.learned.features states the same readably) ---------
+
+@njit(**NO_RC_INLINE)
+def _after_hand(s, lk, kind, c, seat, out):
+    """The hand candidate c leaves ``seat`` with (its after-hand) into out, sorted; how many
+    cards."""
+    H = s.hands[seat]
+    n = s.hn[seat]
+    sc = s.sc
+    if kind == LA_TRADE:
+        if _trade_answer(sc, c):
+            m = _without(H, n, sc[GS_LA_QW], out)
+            out[m] = sc[GS_LA_QX]
+            m += 1
+            if sc[GS_LA_QX2] >= 0:
+                out[m] = sc[GS_LA_QX2]
+                m += 1
+            _sort(out, m)
+            return m
+        for q in range(n):
+            out[q] = H[q]
+        return n
+    # the hand less the candidate's cards (both sorted)
+    k = lk.cset[c, 0]
+    j = 0
+    m = 0
+    for q in range(n):
+        if j < k and H[q] == lk.cset[c, 1 + j]:
+            j += 1
+            continue
+        out[m] = H[q]
+        m += 1
+    return m
+
+
+@njit(**NO_RC_INLINE)
+def _features(tb, s, lk, kind, c, seat, f):
+    """Candidate c's features (simsym.learned.features.FEATURES) into f."""
+    m = _after_hand(s, lk, kind, c, seat, lk.buf)
+    for j in range(NF):
+        f[j] = 0
+    if kind == LA_SYMPOSION:
+        if lk.ctype[c] >= 0:
+            f[F_POINTS] = lk.cscore[c]
+            f[F_PLAYED] = lk.cset[c, 0]
+        else:
+            f[F_PASS] = 1
+    elif kind == LA_TRADE:
+        if _trade_answer(s.sc, c):
+            f[F_GIVEN] = 1 if s.sc[GS_LA_QX2] < 0 else 2
+    else:
+        f[F_GIVEN] = lk.cset[c, 0]
+    f[F_HAND] = m
+    if m > 0:
+        for t in range(3):
+            best_play_ws(lk.buf, m, tb.kinds, tb.rules, np.int64(0), np.int64(1) << np.int64(t),
+                         s.res, s.sws)
+            if s.res[RES_TYPE] >= 0:
+                f[F_BI + t] = s.res[RES_SCORE]
+    f[F_BEST] = max(f[F_BI], max(f[F_BI + 1], f[F_BI + 2]))
+    keep = tb.keep_table[s.strat[seat]]
+    for q in range(m):
+        k = lk.buf[q]
+        kf = lk.kfeat[k]
+        f[F_KEEP] += keep[k]
+        f[F_WINE] += kf[KF_WINE]
+        f[F_NCWINE] += kf[KF_NCWINE]
+        f[F_WOMEN] += kf[KF_WOMAN]
+        f[F_I] += kf[KF_I]
+        f[F_H] += kf[KF_H]
+        f[F_E] += kf[KF_E]
+        f[F_VINTAGE] += kf[KF_VINTAGE]
+        f[F_COND] += kf[KF_COND]
+
+
+@njit(**NO_RC_INLINE)
+def _phase(tb, s):
+    """simsym.learned.features.phase"""
+    runs = s.sc[GS_RUNS]
+    if runs >= tb.gp[GP_DECK_RUNS]:
+        return np.int64(NPHASE - 1)
+    return np.int64(min(runs, NPHASE - 2))
+
+
+@njit(**NO_RC_INLINE)
+def _learned(tb, s, lk, kind, nc, seat):
+    """A learned seat's choice among candidates 0..nc-1 (lk.feat gets their features):
+    simsym.learned.features.choose over the model's scores."""
+    if nc == 1:
+        return np.int64(0)
+    w = lk.model[s.strat[seat]]
+    ph = _phase(tb, s)
+    base = (kind * NPHASE + ph) * NF
+    # once draws have stopped a pass only postpones: it is never chosen then
+    no_pass = kind == LA_SYMPOSION and ph == NPHASE - 1
+    best = np.int64(0)
+    top = np.int64(0)
+    for c in range(nc):
+        f = lk.feat[c]
+        _features(tb, s, lk, kind, c, seat, f)
+        v = np.int64(0)
+        for j in range(NF):
+            v += w[base + j] * f[j]
+        if c == 0:
+            top = v + w[WEIGHTS]
+        elif v > top and not (no_pass and f[F_PASS]):
+            best = c
+            top = v
+    return best
+
+
+@njit(**NO_RC_INLINE)
+def _label(tb, s, lk, kind, nc, seat, teacher, chosen):
+    """Keep a learned seat's searched decision: its candidates' features and rollout values."""
+    if nc < 2:
+        return
+    n0 = lk.lab[LAB_N]
+    if n0 + nc > lk.labc.shape[0]:
+        lk.lab[LAB_FULL] = 1
+        return
+    ph = _phase(tb, s)
+    d = lk.lab[LAB_DEC]
+    for q in range(nc):
+        r = lk.labc[n0 + q]
+        r[LC_GAME] = lk.key[1]
+        r[LC_DEC] = d
+        r[LC_SEAT] = seat
+        r[LC_KIND] = kind
+        r[LC_PHASE] = ph
+        r[LC_CAND] = q
+        r[LC_NC] = nc
+        r[LC_TOTAL] = lk.total[q]
+        r[LC_COUNT] = lk.count[q]
+        r[LC_TEACHER] = 1 if q == teacher else 0
+        r[LC_MODEL] = 1 if q == chosen else 0
+        for j in range(NF):
+            lk.labf[n0 + q, j] = lk.feat[q, j]
+    lk.lab[LAB_N] = n0 + nc
+    lk.lab[LAB_DEC] = d + 1
+
+
+@njit(**NO_RC_INLINE)
+def _choose(tb, s, lk, kind, nc, seat):
+    """The deciding seat's choice: the search (lookahead), or the model (learned), which is
+    also searched and labelled when labelling is on."""
+    learned = tb.strat_params[s.strat[seat]][SP_FAMILY] == FAM_LEARNED
+    c = np.int64(0)
+    if learned:
+        c = _learned(tb, s, lk, kind, nc, seat)
+    if not learned or (lk.lab[LAB_ON] and nc > 1):
+        t = _decide(tb, s, lk, kind, nc, seat)
+        if learned:
+            _label(tb, s, lk, kind, nc, seat, t, c)
+        else:
+            c = t
+    return c
+
+
 @njit(**NO_RC_INLINE)
 def play_lookahead_nb(tb, s, lk, g, seed, row):
     """One game (set up, played, recorded into ``row``) for tables with lookahead seats: the
@@ -421,7 +608,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
     while sc[GS_AT] != AT_OVER:
         at = sc[GS_AT]
         a = sc[GS_TURN] % P
-        la = tb.strat_params[s.strat[a]][SP_FAMILY] == FAM_LOOKAHEAD
+        la = tb.strat_params[s.strat[a]][SP_FAMILY] >= FAM_LOOKAHEAD
         seat = a
         kind = np.int64(-1)
         nc = np.int64(0)
@@ -448,7 +635,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
                     lk.dec[j] = 0
             step(tb, s)
             continue
-        c = _decide(tb, s, lk, kind, nc, seat)
+        c = _choose(tb, s, lk, kind, nc, seat)
         if kind == LA_TRADE:
             nf = sc[GS_LA_NF]
             sc[GS_LA_F0 + nf] = _trade_answer(sc, c)

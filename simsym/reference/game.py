@@ -24,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from simsym.errors import SimsymError
+from simsym.learned.features import kind_features
 from simsym.reference import lookahead
 from simsym.reference.custom import PlayerView, load_class
 from simsym.reference.symposion import TYPES, best_play
@@ -31,6 +32,7 @@ from simsym.reference.symposion import TYPES, best_play
 Event = tuple[int, int, int, int, int]  # (code, a, b, c, d), spec §7
 
 ALL_TYPES = TYPES  # ("intellectual", "social", "hedonistic"), the canonical type order
+SEARCHED = ("lookahead", "learned")  # as simsym.strategies.SEARCHED (spec 6.6, 6.7)
 
 # --- spec §7: event codes ------------------------------------------------------------------
 TURN, DRAW, RUN_END, DISCARD, TRADE, PLAY, PLAYCARD, JOIN, SCORE, END = range(1, 11)
@@ -301,6 +303,11 @@ class Game:
         self.keep = [keep_values(self.cards, c) for c in self.cfg]
         # Strategies written as Python classes (family "python"), one instance a seat.
         self.custom = [make_custom(c) if c.family == "python" else None for c in self.cfg]
+        # spec §6.7: a learned seat's model, and the cards' data its features read
+        from simsym.strategies import model_weights
+
+        self.model = [model_weights(c) if c.family == "learned" else None for c in self.cfg]
+        self.kfeat = kind_features(self.cards)
         # spec §3 state
         self.pile: list[int] = []
         self.discard: list[int] = []
@@ -471,7 +478,7 @@ class Game:
             if self.keep[a][k] >= cfg.get("keep_threshold"):
                 break  # stop at the first that is not below the threshold
             chosen.append(k)
-        if cfg.family == "lookahead":
+        if cfg.family in SEARCHED:
             return lookahead.symposiarch(self, a, chosen, m)
         return chosen
 
@@ -587,7 +594,7 @@ class Game:
             return T2 >= T
         keep = self.keep[h]
         answer = T2 > T or (T2 == T and sum(keep[o] for o in offer) >= keep[w])
-        if cfg.family == "lookahead":
+        if cfg.family in SEARCHED:
             return lookahead.accept(self, h, answer, giver, list(offer), w)
         return answer
 
@@ -660,7 +667,7 @@ class Game:
             return legal
         if fam == "greedy":
             return self.best(hand)
-        if fam == "lookahead":
+        if fam in SEARCHED:
             p = self.best(hand)
             return lookahead.symposion(self, a, p) if p.legal else NONE
         if fam == "patient":
@@ -770,7 +777,7 @@ class Game:
         # as the first n - len(rest) cards of B(hand) in discard order.
         if len(chosen) < n:
             chosen += discard_order(list(B), self.keep[a])[:n - len(chosen)]
-        if cfg.family == "lookahead":
+        if cfg.family in SEARCHED:
             return lookahead.komos(self, a, rest + discard_order(list(B), self.keep[a]), n)
         return chosen
 

@@ -87,9 +87,12 @@ def komos(game, s, order, n):
 # --- the search -------------------------------------------------------------------------------
 
 def decide(game, s, kind, cands, offer=None):
-    """Successive halving over ``cands`` with common random numbers; the winning candidate."""
+    """Successive halving over ``cands`` with common random numbers; the winning candidate.
+    A learned seat (spec §6.7) instead plays the candidate its model scores highest."""
     if len(cands) == 1:
         return cands[0]
+    if game.cfg[s].family == "learned":
+        return cands[learned_choice(game, s, kind, cands, offer)]
     d = game.decisions[s]
     game.decisions[s] += 1
     iterations = game.cfg[s].get("iterations")
@@ -107,6 +110,52 @@ def decide(game, s, kind, cands, offer=None):
         alive.sort(key=lambda c: (-total[c], c))
         alive = alive[:(len(alive) + 1) // 2]
     return cands[alive[0]]
+
+
+def learned_features(game, s, kind, cand, offer):
+    """The features of one candidate for seat s (simsym.learned.features)."""
+    from simsym.learned.features import candidate_features
+    from simsym.reference.game import ALL_TYPES, multiset_minus
+
+    hand = list(game.hands[s])
+    points = played = given = 0
+    is_pass = False
+    if kind == TRADE:
+        after = hand
+        if cand:
+            _, offered, w = offer
+            after = multiset_minus(hand, [w]) + list(offered)
+            given = len(offered)
+    elif kind == SYMPOSION:
+        if cand.legal:
+            after = multiset_minus(hand, cand.kinds)
+            points, played = cand.score, len(cand.kinds)
+        else:
+            after, is_pass = hand, True
+    else:
+        after = multiset_minus(hand, cand)
+        given = len(cand)
+
+    def best_of_type(h, t):
+        p = game.best(h, (ALL_TYPES[t],))
+        return p.score if p.legal else 0
+
+    return candidate_features(sorted(after), game.kfeat, game.keep[s], best_of_type, points,
+                              played, given, is_pass)
+
+
+def learned_choice(game, s, kind, cands, offer):
+    """The index of the candidate seat s's model scores highest (ties: the earlier)."""
+    from simsym.learned.features import LAST_PHASE, WEIGHTS, choose, model_score, phase
+
+    w = game.model[s]
+    ph = phase(game.runs_ended, game.rules.deck_runs)
+    scores = [model_score(w, kind, ph, learned_features(game, s, kind, c, offer))
+              for c in cands]
+    if kind == SYMPOSION and ph == LAST_PHASE:
+        # once draws have stopped a pass only postpones: it is never chosen then
+        scores = [x if c.legal else None for x, c in zip(scores, cands)]
+    return choose(scores, int(w[WEIGHTS]))
 
 
 def rollout_stream(game, s, d, i):
@@ -204,4 +253,4 @@ def rollout_policy(cfgs, policy):
     if policy == "greedy":
         return [make_strategy("greedy")] * len(cfgs)
     return [make_strategy({"family": "greedy", **{k: v for k, v in c.params if k in COMMON}})
-            if c.family in ("lookahead", "python") else c for c in cfgs]
+            if c.family in ("lookahead", "learned", "python") else c for c in cfgs]

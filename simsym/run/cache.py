@@ -33,7 +33,7 @@ ENV = "SIMSYM_CACHE"
 
 
 # What decides a chunk's totals, relative to the simsym package (folders: every .py in them).
-GAME_CODE = ("core", "reference", "cards", "engine.py", "rules.py", "strategies.py",
+GAME_CODE = ("core", "reference", "cards", "learned/features.py", "engine.py", "rules.py", "strategies.py",
              "search.py", "run/aggregate.py", "run/worker.py")
 
 

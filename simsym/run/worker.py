@@ -134,6 +134,12 @@ def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
+def _model_digest(s) -> str:
+    from simsym.strategies import model_weights
+
+    return hashlib.sha256(model_weights(s).tobytes()).hexdigest()
+
+
 def fingerprint(scenario) -> str:
     """What determines the games besides the seed: cards, rules, table, strategies."""
     spec = {
@@ -143,4 +149,8 @@ def fingerprint(scenario) -> str:
         "strategies": [[s.family, [[k, repr(v)] for k, v in s.params]]
                        for s in scenario.strategies],
     }
+    # a learned seat plays its model's weights, whatever the file is called
+    models = [_model_digest(s) for s in scenario.strategies if s.family == "learned"]
+    if models:
+        spec["models"] = models
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()

@@ -1,0 +1,49 @@
+"""`simsym train SPEC`: learn a player from the lookahead search (family `learned`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from simsym.cli.common import jobs_option, out_dir, out_option, quiet_option
+
+
+@click.command("train")
+@click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
+@out_option("reports/<name>/")
+@click.option("--resume", is_flag=True,
+              help="Continue a training cut off in --out at the first round not finished.")
+@jobs_option
+@quiet_option
+def train(spec_path, out, resume, jobs, quiet):
+    """Train a `learned` player from the `lookahead` search, as SPEC's `train:` block says
+    (rounds, games, tables, teacher, ridge, eval_games, seed): round after round the learner
+    plays, the search labels the decisions it reaches, and the model is fitted again.
+    Writes model.json (play it with {family: learned, model: PATH}), train.md and
+    train.json; each round is kept in rounds/ so that --resume goes on from there."""
+    from simsym.errors import InputError
+    from simsym.learned.spec import parse_train
+    from simsym.learned.train import run_train
+    from simsym.run.lock import out_dir_lock
+    from simsym.scenario import load_scenario
+
+    sc = load_scenario(spec_path)
+    if "train" not in sc.raw:
+        raise InputError("no `train:` block; a training spec is a scenario with train: "
+                         "{rounds, games, tables, teacher, ridge, eval_games, seed} "
+                         "(simsym train --help)", spec_path, None, "train")
+    spec = parse_train(sc)
+    out = out_dir(out, sc.name)
+
+    def echo(line):
+        if not quiet:
+            click.echo(line, err=True)
+
+    with out_dir_lock(out, "train"):
+        path = run_train(sc, spec, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
+                         echo=echo)
+    if not quiet:
+        click.echo(f"wrote {path}")
+        sys.stdout.flush()

@@ -1,0 +1,100 @@
+"""The `learned` player's model file: ``model.json``, format ``simsym-learned-model`` version 1.
+
+A JSON object (docs/strategies.md, "The model file"):
+
+* ``format``: ``"simsym-learned-model"``; ``version``: 1.
+* ``features``, ``decisions``, ``phases``: the names of simsym.learned.features, in order; a
+  file whose names differ was made for another feature set and is refused.
+* ``scale``: the weights are integers; a weight ``w`` counts ``w / scale`` win shares per unit
+  of its feature.
+* ``weights``: for each decision, for each phase, one integer per feature.
+* ``least_gain``: an integer in the weights' units: a candidate other than the first (greedy's
+  choice) is played only when it scores more than this above the first.
+* ``training``: how it was made (spec, seed, rounds, decisions labelled; informative only).
+
+Integers make a model's scores exact in both engines, so the numba and the reference engine
+choose the same candidate, game for game.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from simsym.errors import InputError
+from simsym.learned.features import DECISIONS, FEATURES, MODEL_SIZE, NF, NPHASE, PHASES, WEIGHTS
+
+FORMAT = "simsym-learned-model"
+VERSION = 1
+SCALE = 1 << 20
+BASE_MODEL = Path(__file__).resolve().parent / "base-model.json"
+
+
+def weights_to_json(w: np.ndarray) -> dict:
+    w = np.asarray(w, np.int64)[:WEIGHTS].reshape(len(DECISIONS), NPHASE, NF)
+    return {d: {p: [int(x) for x in w[i, j]] for j, p in enumerate(PHASES)}
+            for i, d in enumerate(DECISIONS)}
+
+
+def dumps(weights: np.ndarray, training: dict) -> str:
+    """The file's text (deterministic: the same weights and training give the same bytes)."""
+    doc = {"format": FORMAT, "version": VERSION, "features": list(FEATURES),
+           "decisions": list(DECISIONS), "phases": list(PHASES), "scale": SCALE,
+           "weights": weights_to_json(weights), "least_gain": int(weights[WEIGHTS]),
+           "training": training}
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def load(path, file=None, line=None, key=None) -> np.ndarray:
+    """The weights of a model file, (MODEL_SIZE,) int64; an InputError naming the file and
+    what is wrong when it is not a model of this version and feature set."""
+    path = Path(path)
+    where = dict(file=file or str(path), line=line, key=key)
+    try:
+        doc = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise InputError(f"no model file {str(path)!r} (make one with simsym train)",
+                         **where) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"model file {str(path)!r} is not readable JSON: {e}", **where) \
+            from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise InputError(f"{str(path)!r} is not a simsym model file (its 'format' must be "
+                         f"{FORMAT!r})", **where)
+    if doc.get("version") != VERSION:
+        raise InputError(f"model file {str(path)!r} has version {doc.get('version')!r}; this "
+                         f"simsym reads version {VERSION}", **where)
+    for name, want in (("features", FEATURES), ("decisions", DECISIONS), ("phases", PHASES)):
+        if doc.get(name) != list(want):
+            raise InputError(f"model file {str(path)!r} was made for other {name} than this "
+                             f"simsym's ({', '.join(want)}); train it again with simsym train",
+                             **where)
+    if doc.get("scale") != SCALE:
+        raise InputError(f"model file {str(path)!r} has scale {doc.get('scale')!r}; allowed: "
+                         f"{SCALE}", **where)
+    out = np.zeros((len(DECISIONS), NPHASE, NF), np.int64)
+    w = doc.get("weights")
+    try:
+        for i, d in enumerate(DECISIONS):
+            for j, p in enumerate(PHASES):
+                row = w[d][p]
+                if len(row) != NF or not all(isinstance(x, int) and not isinstance(x, bool)
+                                             and abs(x) < 1 << 40 for x in row):
+                    raise ValueError
+                out[i, j] = row
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"model file {str(path)!r}: 'weights' must hold, for each decision "
+                         f"and phase, {NF} whole numbers below 2**40 in size", **where) \
+            from None
+    gain = doc.get("least_gain")
+    if isinstance(gain, bool) or not isinstance(gain, int) or not 0 <= gain < 1 << 40:
+        raise InputError(f"model file {str(path)!r}: 'least_gain' must be a whole number from "
+                         f"0 to 2**40, found {gain!r}", **where)
+    return np.append(out.reshape(WEIGHTS), gain).astype(np.int64)
+
+
+def load_base() -> np.ndarray:
+    """The model shipped in the package for the base game."""
+    return load(BASE_MODEL)
