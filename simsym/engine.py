@@ -113,6 +113,13 @@ class Setup:
                        self.strat_params, self.keep_table, self.cand_table, bt)
 
 
+def rollout_learner(s: StrategyConfig) -> StrategyConfig:
+    """The learned player a lookahead strategy's rollouts play under policy learned: its
+    model, the lookahead's common parameters."""
+    return make_strategy({"family": "learned", "model": s.get("model"),
+                          **{k: v for k, v in s.params if k in COMMON}}, base_dir=s.base_dir)
+
+
 def setup_for(scenario: Scenario) -> Setup:
     for s in scenario.strategies:
         if s.family not in BUILT_IN:
@@ -142,16 +149,23 @@ def setup_for(scenario: Scenario) -> Setup:
     S = len(scenario.strategies)
     L = list(scenario.strategies) + [make_strategy("greedy")]
     twin = list(range(S)) + [S]
+    learned_row = {}  # lookahead strategy -> the learned row its rollouts play (policy learned)
     for i, s in enumerate(scenario.strategies):
         if s.family in SEARCHED:
             twin[i] = len(L)
             L.append(make_strategy({"family": "greedy", **{k: v for k, v in s.params
                                                            if k in COMMON}}))
             twin.append(twin[i])
+        if s.family == "lookahead" and s.get("policy") == "learned":
+            learned_row[i] = len(L)
+            L.append(rollout_learner(s))
+            twin.append(S)
     base = np.array([i % S for i in range(P)], np.int64)
     params = np.stack([encode_strategy(s) for s in L])
     params[:, E.SP_TWIN] = twin
     params[:, E.SP_GREEDY] = S
+    for i, row in learned_row.items():
+        params[i, E.SP_LEARNED] = row
     keep = np.stack([keep_values(scenario.cards, s) for s in L])
     K = len(scenario.cards)
     # Trade candidates: kinds by descending keep value, ties by ascending kind.
@@ -187,7 +201,8 @@ def _run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), new_look(setup, tb), g0, g1,
+    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), new_look(setup, tb),
+                              new_look(setup, tb), g0, g1,
                               setup.scenario.seed, rows, agg, prog)
     return rows, agg
 
@@ -287,14 +302,15 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
     seed = setup.scenario.seed
     if setup.lookahead:  # its workspace, and a one-game chunk's aggregate and progress
         look, agg, progress = new_look(setup, tb), new_agg(setup), np.zeros(1, np.int64)
+        look2 = new_look(setup, tb)
         compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
-            tb, s, look, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg, progress))
+            tb, s, look, look2, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg, progress))
     else:  # the engine's, as run_chunk's (a chunk of no games)
         compiled_once("greedy", lambda: _play_chunk(setup, tb, s, g0, g0))
     for g in range(g0, g1):  # a chunk of one game each
         if setup.lookahead:
             row = np.zeros(setup.row_size, np.int64)
-            LA.run_chunk_lookahead_nb(tb, s, look, g, g + 1, seed, row.reshape(1, -1), agg,
+            LA.run_chunk_lookahead_nb(tb, s, look, look2, g, g + 1, seed, row.reshape(1, -1), agg,
                                       progress)
         else:
             row = _play_chunk(setup, tb, s, g, g + 1)[0][0]

@@ -22,7 +22,7 @@ from simsym.yamlio import line_of
 FAMILIES = ("greedy", "patient", "specialist", "random", "lookahead", "learned", "python")
 BUILT_IN = FAMILIES[:6]  # what the numba engine runs; "python" is the reference engine's
 SEARCHED = ("lookahead", "learned")  # decide over lookahead's candidates (docs 6.6, 6.7)
-ROLLOUT_POLICIES = ("greedy", "own")
+ROLLOUT_POLICIES = ("greedy", "own", "learned")
 
 COMMON = {
     "discard_max": (4, 0, 30, "most cards discarded in the Symposiarch phase"),
@@ -48,7 +48,10 @@ SPECIFIC = {
         "iterations": (64, 1, 100000, "rollouts one decision may spend (the search budget)"),
         "candidates": (6, 2, 64, "most candidate actions one decision considers"),
         "policy": ("greedy", ROLLOUT_POLICIES, None,
-                   "how seats play inside a rollout: greedy, or own (each seat its strategy)"),
+                   "how seats play inside a rollout: greedy, own (each seat its strategy), or "
+                   "learned (every seat the learned player)"),
+        "model": ("", None, None, "under policy learned, the model the rollouts play (a "
+                  "model file beside the scenario; empty: the one shipped for the base game)"),
     },
     "learned": {
         "model": ("", None, None, "a model file made by simsym train (beside the scenario); "
@@ -162,7 +165,7 @@ def make_strategy(entry, file=None, line=None, key="strategies",
                    f"{key}.class")  # fail now, before any game, if it cannot be loaded
         values["params"] = values["params"] if isinstance(values["params"], tuple) else ()
         given = [values["class"].rsplit(":", 1)[1]]
-    if family == "learned":
+    if family == "learned" or (family == "lookahead" and values["policy"] == "learned"):
         model_weights(StrategyConfig(family, tuple(sorted(values.items())), family,
                                      str(base_dir)), file, line_of(entry, "model", line),
                       f"{key}.model")  # fail now, before any game, if it cannot be read

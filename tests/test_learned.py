@@ -139,11 +139,18 @@ def _scenarios(model):
                       strategies=[make_strategy("learned")])
     three = replace(BASE, players=3, seating="rotate", seed=5,
                     strategies=[ln, make_strategy("specialist")])
-    return {"mixed": (mixed, 40), "shipped": (shipped, 30), "three": (three, 30)}
+    # a search whose rollouts the learned player plays (policy learned), against learned
+    search = replace(BASE, players=4, seating="rotate", seed=13,
+                     strategies=[make_strategy({"family": "lookahead", "iterations": 3,
+                                                "candidates": 3, "policy": "learned",
+                                                "model": str(model)}), ln, greedy, greedy])
+    search = replace(search, rules=replace(search.rules, trade_between_others=True))
+    return {"mixed": (mixed, 40), "shipped": (shipped, 30), "three": (three, 30),
+            "search": (search, 8)}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["mixed", "shipped", "three"])
+@pytest.mark.parametrize("variant", ["mixed", "shipped", "three", "search"])
 def test_games_agree_event_for_event(monkeypatch, random_model, variant):
     from simsym.engine import logged_games, setup_for
 

@@ -216,8 +216,10 @@ SP_FAMILY, SP_DISCARD_MAX, SP_KEEP_THRESHOLD, SP_WINE_WEIGHT, SP_TRADE, SP_TRADE
 # (POLICY_GREEDY or POLICY_OWN); the row it plays inside rollouts under POLICY_OWN (its
 # greedy twin; every other strategy's own row); and the default greedy row.
 SP_ITERATIONS, SP_CANDIDATES, SP_POLICY, SP_TWIN, SP_GREEDY = range(12, 17)
-SP_SIZE = 17
-POLICY_GREEDY, POLICY_OWN = range(2)
+# under POLICY_LEARNED: the row of the learned strategy every seat plays inside rollouts
+SP_LEARNED = 17
+SP_SIZE = 18
+POLICY_GREEDY, POLICY_OWN, POLICY_LEARNED = range(3)
 
 # --- the game state (game_nb.State): its scalars, ``sc`` -------------------------------------
 GS_NPILE = 0  # cards in the draw pile (its top is pile[GS_NPILE - 1])

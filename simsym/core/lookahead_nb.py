@@ -44,9 +44,9 @@ from simsym.core.enums import (
     ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TURN,
     FAM_LEARNED, FAM_LOOKAHEAD, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS, GP_SYMPOSIA, GS_AT, GS_LA_F0,
     GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
-    GS_NEV, GS_NPILE, GS_RUNS, GS_TURN, POLICY_GREEDY, RES_MASK, RES_SCORE,
+    GS_NEV, GS_NPILE, GS_RUNS, GS_TURN, POLICY_GREEDY, POLICY_LEARNED, RES_MASK, RES_SCORE,
     RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
-    SP_KEEP_THRESHOLD, SP_POLICY, SP_TWIN,
+    SP_KEEP_THRESHOLD, SP_LEARNED, SP_POLICY, SP_TWIN,
 )
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
@@ -304,7 +304,7 @@ def _determinize(tb, s, lk, seat, kind, d, i):
 
 
 @njit(**NO_RC_INLINE)
-def _decide(tb, s, lk, kind, nc, seat):
+def _decide(tb, s, lk, lr, kind, nc, seat):
     """Successive halving over candidates 0..nc-1 with common random numbers (docs 6.6)."""
     if nc == 1:
         return np.int64(0)
@@ -312,10 +312,15 @@ def _decide(tb, s, lk, kind, nc, seat):
     d = lk.dec[seat]
     lk.dec[seat] += 1
     P = tb.gp[GP_PLAYERS]
+    pol = sp[SP_POLICY]
     for j in range(P):
         row = s.seat_strat[j]
-        lk.policy[j] = sp[SP_GREEDY] if sp[SP_POLICY] == POLICY_GREEDY else \
-            tb.strat_params[row][SP_TWIN]
+        if pol == POLICY_GREEDY:
+            lk.policy[j] = sp[SP_GREEDY]
+        elif pol == POLICY_LEARNED:
+            lk.policy[j] = sp[SP_LEARNED]
+        else:
+            lk.policy[j] = tb.strat_params[row][SP_TWIN]
     a = s.sc[GS_TURN] % P
     rounds = halving_rounds_nb(nc)
     per_round = max(1, sp[SP_ITERATIONS] // rounds)
@@ -333,7 +338,10 @@ def _decide(tb, s, lk, kind, nc, seat):
                 c = lk.alive[q]
                 copy_state(lk.det, lk.sim)
                 _apply(tb, lk.sim, lk, kind, c, a, seat)
-                play_until_x(tb, lk.sim, np.int64(-1), np.int64(-1))
+                if pol == POLICY_LEARNED:
+                    _play_out(tb, lk.sim, lr)  # every seat the learned player
+                else:
+                    play_until_x(tb, lk.sim, np.int64(-1), np.int64(-1))
                 lk.total[c] += rollout_value_nb(lk.sim.score, P, seat)
                 lk.count[c] += 1
         i0 += m
@@ -575,7 +583,7 @@ def _label(tb, s, lk, kind, nc, seat, teacher, chosen):
 
 
 @njit(**NO_RC_INLINE)
-def _choose(tb, s, lk, kind, nc, seat):
+def _choose(tb, s, lk, lr, kind, nc, seat):
     """The deciding seat's choice: the search (lookahead), or the model (learned), which is
     also searched and labelled when labelling is on."""
     learned = tb.strat_params[s.strat[seat]][SP_FAMILY] == FAM_LEARNED
@@ -583,7 +591,7 @@ def _choose(tb, s, lk, kind, nc, seat):
     if learned:
         c = _learned(tb, s, lk, kind, nc, seat)
     if not learned or (lk.lab[LAB_ON] and nc > 1):
-        t = _decide(tb, s, lk, kind, nc, seat)
+        t = _decide(tb, s, lk, lr, kind, nc, seat)
         if learned:
             _label(tb, s, lk, kind, nc, seat, t, c)
         else:
@@ -592,12 +600,72 @@ def _choose(tb, s, lk, kind, nc, seat):
 
 
 @njit(**NO_RC_INLINE)
-def play_lookahead_nb(tb, s, lk, g, seed, row):
-    """One game (set up, played, recorded into ``row``) for tables with lookahead seats: the
-    same game as game_nb.play_until's, but at each decision of a lookahead seat the engine
-    searches (docs 6.6) instead of taking greedy's choice.
+def _next_decision(tb, s, lk):
+    """What the state asks next: (decision kind, candidates listed in lk, deciding seat);
+    no candidates when the phase is played as every seat plays it (a seat that decides
+    over candidates, lookahead or learned, is not to choose, or has one candidate)."""
+    sc = s.sc
+    at = sc[GS_AT]
+    a = sc[GS_TURN] % tb.gp[GP_PLAYERS]
+    la = tb.strat_params[s.strat[a]][SP_FAMILY] >= FAM_LOOKAHEAD
+    seat = a
+    kind = np.int64(-1)
+    nc = np.int64(0)
+    if sc[GS_LA_PEND]:
+        # the trade code asks such a seat (GS_LA_Q*): its answer is a decision
+        sc[GS_LA_PEND] = 0
+        seat = sc[GS_LA_QH]
+        kind = np.int64(LA_TRADE)
+        nc = np.int64(2)
+    elif la and at == AT_DISCARDS:
+        kind = np.int64(LA_SYMPOSIARCH)
+        nc = _symposiarch(tb, s, lk, a)
+    elif la and at == AT_SYMPOSION:
+        kind = np.int64(LA_SYMPOSION)
+        nc = _symposion(tb, s, lk, a)
+    elif la and at == AT_KOMOS:
+        kind = np.int64(LA_KOMOS)
+        nc = _komos(tb, s, lk, a)
+    return kind, nc, seat
 
-    One call site each for the search (_decide), its application (_apply) and the plain
+
+@njit(**NO_RC_INLINE)
+def _take(tb, s, lk, kind, c, seat):
+    """Candidate c of the decision _next_decision listed becomes the seat's choice."""
+    sc = s.sc
+    if kind == LA_TRADE:
+        nf = sc[GS_LA_NF]
+        sc[GS_LA_F0 + nf] = _trade_answer(sc, c)
+        sc[GS_LA_NF] = nf + 1
+    else:
+        # (Symposiarch discards are outside the best play, which the hand still holds;
+        # the redraws only add)
+        _apply(tb, s, lk, kind, c, sc[GS_TURN] % tb.gp[GP_PLAYERS], seat)
+
+
+@njit(**NO_RC_INLINE)
+def _play_out(tb, s, lr):
+    """A rollout under policy learned: state s played to its end, every seat choosing by
+    its model over its candidates (listed in the workspace ``lr``, not the searching
+    decision's)."""
+    while s.sc[GS_AT] != AT_OVER:
+        kind, nc, seat = _next_decision(tb, s, lr)
+        if nc == 0:
+            # nothing to decide: the phase as every seat plays it (at AT_TRADING the
+            # pending attempt again, with the answers given so far)
+            step(tb, s)
+            continue
+        _take(tb, s, lr, kind, _learned(tb, s, lr, kind, nc, seat), seat)
+
+
+@njit(**NO_RC_INLINE)
+def play_lookahead_nb(tb, s, lk, lr, g, seed, row):
+    """One game (set up, played, recorded into ``row``) for tables with lookahead or
+    learned seats: the same game as game_nb.play_until's, but at each decision of such a
+    seat it searches (docs 6.6) or asks its model (6.7) instead of taking greedy's choice.
+    ``lr``: the learned rollouts' own workspace.
+
+    One call site each for the choice (_choose), its application (_take) and the plain
     phases (step, which plays trading too): numba copies an inlined function once per call
     site, and these hold the game loop."""
     setup_x(tb, s, g, seed)
@@ -607,26 +675,7 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
     P = tb.gp[GP_PLAYERS]
     while sc[GS_AT] != AT_OVER:
         at = sc[GS_AT]
-        a = sc[GS_TURN] % P
-        la = tb.strat_params[s.strat[a]][SP_FAMILY] >= FAM_LOOKAHEAD
-        seat = a
-        kind = np.int64(-1)
-        nc = np.int64(0)
-        if sc[GS_LA_PEND]:
-            # the trade code asks a lookahead seat (GS_LA_Q*): search its answer
-            sc[GS_LA_PEND] = 0
-            seat = sc[GS_LA_QH]
-            kind = np.int64(LA_TRADE)
-            nc = np.int64(2)
-        elif la and at == AT_DISCARDS:
-            kind = np.int64(LA_SYMPOSIARCH)
-            nc = _symposiarch(tb, s, lk, a)
-        elif la and at == AT_SYMPOSION:
-            kind = np.int64(LA_SYMPOSION)
-            nc = _symposion(tb, s, lk, a)
-        elif la and at == AT_KOMOS:
-            kind = np.int64(LA_KOMOS)
-            nc = _komos(tb, s, lk, a)
+        kind, nc, seat = _next_decision(tb, s, lk)
         if nc == 0:
             # nothing to decide: the phase as every seat plays it. At AT_TRADING this runs
             # the pending attempt again (it had changed nothing) with the answers so far.
@@ -635,27 +684,20 @@ def play_lookahead_nb(tb, s, lk, g, seed, row):
                     lk.dec[j] = 0
             step(tb, s)
             continue
-        c = _choose(tb, s, lk, kind, nc, seat)
-        if kind == LA_TRADE:
-            nf = sc[GS_LA_NF]
-            sc[GS_LA_F0 + nf] = _trade_answer(sc, c)
-            sc[GS_LA_NF] = nf + 1
-        else:
-            # (Symposiarch discards are outside the best play, which the hand still holds;
-            # the redraws only add)
-            _apply(tb, s, lk, kind, c, a, seat)
+        _take(tb, s, lk, kind, _choose(tb, s, lk, lr, kind, nc, seat), seat)
     record(tb, s, row)
     return sc[GS_NEV]
 
 
 @njit(**NO_RC_PY)
-def run_chunk_lookahead_nb(tb, s, lk, g0, g1, seed, rows, agg, progress):
-    """A chunk of games (game_nb.play_until's PLAY_CHUNK) for tables with lookahead seats, in
-    the caller's state ``s`` and workspace ``lk`` (new_state(tb, maxev), new_look(tb)): the
-    one compiled function above the game loop."""
+def run_chunk_lookahead_nb(tb, s, lk, lr, g0, g1, seed, rows, agg, progress):
+    """A chunk of games (game_nb.play_until's PLAY_CHUNK) for tables with lookahead or
+    learned seats, in the caller's state ``s`` and workspaces ``lk`` and ``lr`` (the learned
+    rollouts'; new_state(tb, maxev), new_look(tb) twice): the one compiled function above
+    the game loop."""
     P = tb.gp[GP_PLAYERS]
     for g in range(g0, g1):
         row = rows[g - g0]
-        play_lookahead_nb(tb, s, lk, g, seed, row)
+        play_lookahead_nb(tb, s, lk, lr, g, seed, row)
         accumulate_x(s.cs, row, P, agg, lk.scores, lk.units)
         progress[0] += 1

@@ -87,10 +87,10 @@ def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
     rows = np.zeros((n, setup.row_size), np.int64)
     agg, prog = new_agg(setup), np.zeros(1, np.int64)
     compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
-        tb, G.new_state(tb, 0), new_look(setup, tb), 0, 0, scenario.seed,
+        tb, G.new_state(tb, 0), new_look(setup, tb), new_look(setup, tb), 0, 0, scenario.seed,
         np.zeros((0, setup.row_size), np.int64), new_agg(setup), np.zeros(1, np.int64)))
-    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), lk, g0, g1, scenario.seed, rows, agg,
-                              prog)
+    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), lk, new_look(setup, tb), g0, g1,
+                              scenario.seed, rows, agg, prog)
     if lk.lab[LA.LAB_FULL]:
         if turns >= scenario.rules.turn_cap:
             raise RuntimeError(f"games {g0}..{g1 - 1} labelled more than {room} candidates")

@@ -307,6 +307,9 @@ class Game:
         from simsym.strategies import model_weights
 
         self.model = [model_weights(c) if c.family == "learned" else None for c in self.cfg]
+        # and the model a lookahead seat's rollouts play under policy learned
+        self.rollout_model = [model_weights(c) if c.family == "lookahead"
+                              and c.get("policy") == "learned" else None for c in self.cfg]
         self.kfeat = kind_features(self.cards)
         # spec §3 state
         self.pile: list[int] = []

@@ -239,18 +239,25 @@ def rollout_world(game, s, stream, offer):
     sim.seat_trades = [0] * game.P
     sim.stats = game.stats.copy()
     sim.decisions = [0] * game.P
-    sim.cfg = rollout_policy(game.cfg, game.cfg[s].get("policy"))
+    policy = game.cfg[s].get("policy")
+    sim.cfg = rollout_policy(game.cfg, policy, game.cfg[s])
+    if policy == "learned":
+        sim.model = [game.rollout_model[s]] * game.P
     sim.custom = [None] * game.P
     sim.keep = [keep_values(game.cards, c) for c in sim.cfg]
     return sim
 
 
-def rollout_policy(cfgs, policy):
-    """Each seat's configuration inside a rollout: greedy with default parameters, or (own) its
-    own, a lookahead or Python-class seat playing greedy with its common parameters."""
+def rollout_policy(cfgs, policy, searcher=None):
+    """Each seat's configuration inside a rollout: greedy with default parameters, (learned)
+    the searching seat's learned player, or (own) its own, a lookahead, learned or
+    Python-class seat playing greedy with its common parameters."""
+    from simsym.engine import rollout_learner
     from simsym.strategies import COMMON, make_strategy
 
     if policy == "greedy":
         return [make_strategy("greedy")] * len(cfgs)
+    if policy == "learned":
+        return [rollout_learner(searcher)] * len(cfgs)
     return [make_strategy({"family": "greedy", **{k: v for k, v in c.params if k in COMMON}})
             if c.family in ("lookahead", "learned", "python") else c for c in cfgs]
