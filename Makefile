@@ -51,7 +51,7 @@ count: $(STAMP)
 # The learned player shipped in the package (family `learned` without a model): trained from
 # the committed spec, its report kept in reports/train-base/ (docs/strategies.md).
 model: $(STAMP)
-	$(BIN)/simsym train scenarios/train-base.yaml --out reports/train-base
+	$(BIN)/simsym train scenarios/train-base.yaml --out reports/train-base --force
 	cp reports/train-base/model.json simsym/learned/base-model.json
 
 serve: $(STAMP)

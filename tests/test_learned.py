@@ -237,6 +237,12 @@ def test_training_is_reproducible_and_resumes(tmp_path):
     a = _train(tmp_path, tmp_path / "a")
     b = _train(tmp_path, tmp_path / "b")
     assert a == b
+    # a folder holding a training is not started over unless asked
+    from simsym.cli.main import main as cli
+
+    res = CliRunner().invoke(cli, ["train", str(tmp_path / "train-tiny.yaml"), "--out",
+                                   str(tmp_path / "a")])
+    assert res.exit_code != 0 and "--resume" in res.output and "--force" in res.output
     doc = json.loads(a)
     assert doc["format"] == M.FORMAT and doc["training"]["decisions"] > 0
     W = np.array(M.load(tmp_path / "a" / "model.json"))
@@ -346,3 +352,29 @@ def test_the_searched_families_are_named_alike_in_both_engines():
     from simsym.strategies import SEARCHED
 
     assert game.SEARCHED == SEARCHED
+
+
+@pytest.mark.slow
+def test_the_workbench_judges_with_a_learned_table(tmp_path):
+    """`simsym serve` on a scenario of learned seats: a one-card change is played and judged
+    by that table."""
+    from fastapi.testclient import TestClient
+
+    from simsym.serve.app import create_app
+    from simsym.serve.variant import base_fields
+    from tests.serving import KRATER
+    from tests.test_serve import HX, URL, copy_scenarios, job_id, wait_job
+
+    base = copy_scenarios(tmp_path)
+    sc = tmp_path / "learned.yaml"
+    sc.write_text("extends: base.yaml\nname: learned-table\nstrategies: [learned]\n")
+    app = create_app(sc, reports_dir=tmp_path, port=8765, jobs=1)
+    assert base.exists()
+    with TestClient(app, base_url=URL) as client:
+        form = {**base_fields(app.state.session.base), "max_games": "2000", "block": "100"}
+        form[f"text-{KRATER}"] = "2W, Container"
+        r = client.post("/run", data=form, headers=HX)
+        assert r.status_code == 200, r.text
+        st = wait_job(app, job_id(r.text))
+        assert st.status == "done", st.error
+        assert st.last["games"] > 0 and st.last["metric"] == "gih:Krater"

@@ -15,9 +15,10 @@ from simsym.cli.common import jobs_option, out_dir, out_option, quiet_option
 @out_option("reports/<name>/")
 @click.option("--resume", is_flag=True,
               help="Continue a training cut off in --out at the first round not finished.")
+@click.option("--force", is_flag=True, help="Start over in an --out that holds a training.")
 @jobs_option
 @quiet_option
-def train(spec_path, out, resume, jobs, quiet):
+def train(spec_path, out, resume, force, jobs, quiet):
     """Train a `learned` player from the `lookahead` search, as SPEC's `train:` block says
     (rounds, games, tables, teacher, ridge, eval_games, seed): round after round the learner
     plays, the search labels the decisions it reaches, and the model is fitted again.
@@ -43,7 +44,7 @@ def train(spec_path, out, resume, jobs, quiet):
 
     with out_dir_lock(out, "train"):
         path = run_train(sc, spec, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
-                         echo=echo)
+                         force=force, echo=echo)
     if not quiet:
         click.echo(f"wrote {path}")
         sys.stdout.flush()

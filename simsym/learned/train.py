@@ -230,7 +230,8 @@ def strength(sc, model_file: Path, games: int, seed: int, jobs: int) -> dict:
     return {"games": n, "win_share": wins / n, "ci95": [float(lo), float(hi)]}
 
 
-def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo) -> Path:
+def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
+              force: bool = False) -> Path:
     """Train; write out/model.json, out/train.json and out/train.md. Returns model.json."""
     from simsym.run.executor import Progress, map_tasks
     from simsym.run.output import atomic_write_text, write_json
@@ -239,12 +240,15 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo) 
     rounds_dir.mkdir(parents=True, exist_ok=True)
     key = _spec_key(sc, spec)
     manifest = rounds_dir / "manifest.json"
+    from simsym.errors import SimsymError
+
     if manifest.exists() and resume:
         if json.loads(manifest.read_text()).get("key") != key:
-            from simsym.errors import SimsymError
-
             raise SimsymError(f"{out} holds a training of another spec, seed or simsym; "
                               "start over with --force")
+    elif manifest.exists() and not force:
+        raise SimsymError(f"{out} holds a training already: --resume to go on with it, "
+                          "--force to start over")
     else:
         for f in rounds_dir.glob("*"):
             f.unlink()
