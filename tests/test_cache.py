@@ -63,7 +63,8 @@ def test_a_sweep_table_shares_the_runs_games():
     """strength-sweep's lookahead table is scenarios/base-lookahead.yaml's table: same key."""
     run = load_scenario("scenarios/base-lookahead.yaml")
     sweep = load_scenario("scenarios/strength-sweep.yaml")
-    table = variant(sweep, "strategies", "strategies", sweep.sweep[2][-1])
+    table = variant(sweep, "strategies", "strategies", next(
+        t for t in sweep.sweep[2] if t.family == "lookahead"))
     assert chunk_cache.chunk_key(run, "numba", 1, 0, 500) == \
         chunk_cache.chunk_key(table, "numba", 1, 0, 500)
 

@@ -167,7 +167,7 @@ def test_shipped_ladder_scenario_lists_the_families():
     labels = [s.label for s in entrants(sc)]
     assert labels == ["random", "specialist(favours=social)",
                       "specialist(favours=intellectual)", "specialist(favours=hedonistic)",
-                      "patient", "greedy", "lookahead(iterations=32)", "lookahead"]
+                      "patient", "greedy", "lookahead(iterations=32)", "lookahead", "learned"]
     assert sc.players == 4 and sc.games % 4 == 0
 
 

@@ -205,7 +205,7 @@ def test_a_bad_table_is_a_clear_error_with_exit_2(tmp_path, text, line, key, fra
     assert not (tmp_path / "o").exists()
 
 
-def test_the_shipped_strength_sweep_lists_five_mirror_tables():
+def test_the_shipped_strength_sweep_lists_six_mirror_tables():
     from simsym.scenario import REPO_ROOT
 
     sc = load_scenario(REPO_ROOT / "scenarios" / "strength-sweep.yaml")
@@ -213,4 +213,4 @@ def test_the_shipped_strength_sweep_lists_five_mirror_tables():
     assert kind == "strategies" and sc.name == "strength"
     assert [t.label for t in tables] == ["greedy", "patient(threshold=15)",
                                          "patient(threshold=20)", "specialist(favours=social)",
-                                         "lookahead(iterations=32)"]
+                                         "lookahead(iterations=32)", "learned"]
