@@ -145,8 +145,8 @@ def _scenarios(model):
                                                 "candidates": 3, "policy": "learned",
                                                 "model": str(model)}), ln, greedy, greedy])
     search = replace(search, rules=replace(search.rules, trade_between_others=True))
-    return {"mixed": (mixed, 40), "shipped": (shipped, 30), "three": (three, 30),
-            "search": (search, 8)}
+    return {"mixed": (mixed, 300), "shipped": (shipped, 300), "three": (three, 200),
+            "search": (search, 12)}
 
 
 @pytest.mark.slow
