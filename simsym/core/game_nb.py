@@ -1624,7 +1624,7 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
     """Seat i offers x (and x2 unless it is -1) for w*, to the other seats in turn order
     after it (but excl); the first that holds w*, trades and accepts gets the swap. s_new is
     seat i's best after it, exactly. 1 when a swap was made, 0 when not, PENDING when a
-    lookahead seat must answer first."""
+    lookahead or learned seat must answer first."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
         h = _seat_after(i, step_, P)

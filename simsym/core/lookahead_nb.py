@@ -1,7 +1,7 @@
-"""The `lookahead` player in the numba engine: docs/game-engine.md section 6.6.
+"""The `lookahead` and `learned` players in the numba engine: docs/game-engine.md 6.6, 6.7.
 
-simsym/reference/lookahead.py states the same procedure readably; the two make the same
-decisions, game for game (tests/test_lookahead_engines.py).
+simsym/reference/lookahead.py states the same procedures readably; the two make the same
+decisions, game for game (tests/test_lookahead_engines.py, tests/test_learned.py).
 
 * The parts that do not depend on the game state: the rollout streams
   (:func:`rollout_stream_nb`), the determinization of the cards a seat cannot see
@@ -12,8 +12,12 @@ decisions, game for game (tests/test_lookahead_engines.py).
   :func:`_komos`) and searches (:func:`_decide`): per iteration one determinized copy of the
   state (``Look.det``), shared by every surviving candidate, each applied to a copy of that
   (``Look.sim``) and played to the end with game_nb.play_until; successive halving ranks them.
+* The learned player (:func:`_learned`) lists the same candidates and scores each with its
+  model over the candidate's features (:func:`_features`; simsym.learned.features names
+  them), without rollouts. With labelling on (simsym.learned.train) its decisions are also
+  searched, and the candidates' features and rollout values kept (:func:`_label`).
 * Trade offers: the trade code (game_nb._offer) stops with the query in the state
-  (``GS_LA_PEND``) when it asks a lookahead seat; the loop searches the answer (two
+  (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop decides the answer (two
   candidates: greedy's answer and the other) and runs the attempt again, which had changed
   nothing, with the answers given so far (``GS_LA_F0 ...``).
 
@@ -29,8 +33,9 @@ play_until). The lookahead's cold compile on top of the engine's: ~130 s at firs
 with the decision functions inlined, ~35 s now (docs/performance.md, twenty-fifth session).
 
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
-never nests and the plain game loop (game_nb.play_until, the phases inlined) serves the
-rollouts.
+never nests: the plain game loop (game_nb.play_until, the phases inlined) serves the rollouts,
+or under policy learned :func:`_play_out`, the decision loop with every seat's model choosing
+(in its own workspace, ``lr``).
 """
 
 from __future__ import annotations

@@ -233,6 +233,7 @@ def strength(sc, model_file: Path, games: int, seed: int, jobs: int) -> dict:
 def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
               force: bool = False) -> Path:
     """Train; write out/model.json, out/train.json and out/train.md. Returns model.json."""
+    from simsym.core.lookahead_nb import LC_GAME
     from simsym.run.executor import Progress, map_tasks
     from simsym.run.output import atomic_write_text, write_json
 
@@ -274,7 +275,7 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
         labc_all.append(labc)
         labf_all.append(labf)
         C, F = np.concatenate(labc_all), np.concatenate(labf_all)
-        hold = (C[:, 0] % HOLDOUT_EVERY) == 0
+        hold = (C[:, LC_GAME] % HOLDOUT_EVERY) == 0
         new = fit(C[~hold], F[~hold], spec.ridge, spec.least_gain)
         if info_file.exists():
             info = json.loads(info_file.read_text())
