@@ -304,7 +304,8 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
         look, agg, progress = new_look(setup, tb), new_agg(setup), np.zeros(1, np.int64)
         look2 = new_look(setup, tb)
         compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
-            tb, s, look, look2, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg, progress))
+            tb, s, look, look2, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg,
+            progress))
     else:  # the engine's, as run_chunk's (a chunk of no games)
         compiled_once("greedy", lambda: _play_chunk(setup, tb, s, g0, g0))
     for g in range(g0, g1):  # a chunk of one game each

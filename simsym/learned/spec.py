@@ -47,7 +47,8 @@ class TrainSpec:
     def as_dict(self) -> dict:
         return {"rounds": self.rounds, "games": self.games, "tables": list(self.tables),
                 "teacher": {"iterations": self.iterations, "candidates": self.candidates},
-                "ridge": self.ridge, "least_gain": self.least_gain, "eval_games": self.eval_games, "seed": self.seed}
+                "ridge": self.ridge, "least_gain": self.least_gain,
+                "eval_games": self.eval_games, "seed": self.seed}
 
 
 def _int(value, lo, hi, file, line, key, problems):
