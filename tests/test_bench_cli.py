@@ -26,7 +26,7 @@ def test_bench_json_carries_the_headline_figures():
     # Not measured in this run: present, and null.
     assert figs["million_games_s"] is None
     assert figs["compile_cold_s"] is None
-    # The headline figures are the bench's own, under the names.
+    # The headline figures are the bench's own, under their headline names.
     assert figs["search_us_median"] == figs["numba_median_us"]
     assert figs["games_per_s_all_cores"] == figs["engine"]["numba_games_per_s_all"]
     # Each engine rate is the fastest of its measurements, all of them kept.

@@ -111,8 +111,8 @@ NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
 # taking both records pushes 254 values on the stack (~260 instructions), one taking six
 # arrays ~45. A function called many times a game over the records therefore has its body
 # inlined into the loop around it: play_until plays a game with the phases inlined (_step),
-# one call a game instead of ~155 (docs/performance.md, twentieth session), and the trade
-# attempt inlined into trading (1.02x games/s, thirty-sixth session; its compile paid by
+# one call a game instead of ~155 (docs/performance.md), and the trade
+# attempt inlined into trading (1.02x games/s; its compile paid by
 # compiling the kernels only kernels call without a Python wrapper, and by the game loop's
 # first LLVM passes at O1, simsym.core.function_passes_o1). A small kernel
 # called at every draw or memoised search keeps only its rare case out of line (_refill_a,
@@ -121,7 +121,7 @@ NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
 # access through a signed integer. In the loops a game runs most (the trade's candidate
 # listing, discard orders, hands copied or narrowed, the per-game statistics) indices are
 # written U(...) (unsigned, as in the search's walk): none there is ever negative (~4% of a
-# game's instructions; docs/performance.md, twenty-first session).
+# game's instructions; docs/performance.md).
 
 # The read-only record of a run (see the module docstring).
 Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
@@ -2000,9 +2000,9 @@ def accumulate_nb(cs, row, P, agg, scores, units):
 # (docs/performance.md, "Compile time"). The big ones a game calls once a turn or less, or
 # rarely: the trade bound's preparation, the Social solvers (social_nb, allequal_nb), a
 # game's set-up and its statistics, the rows' path of _may_play, and the game loop itself
-# for the kernels above it (rollouts, step, the lookahead's). The trade attempt was one
-# until the thirty-sixth session; it is now inlined into the game loop (trading), where a
-# call pushed both records 27 times a game. A symbol's code calls only symbols registered
+# for the kernels above it (rollouts, step, the lookahead's). The trade attempt is not one:
+# it is inlined into the game loop (trading), where a call pushed both records 27 times a
+# game. A symbol's code calls only symbols registered
 # before it.
 _bound_prep_x = by_symbol(_bound_prep, (array(1), array(1), array(1), I64, I64))
 _may_play_rows_x = by_symbol(_may_play_rows, (array(1), array(1), I64, I64))

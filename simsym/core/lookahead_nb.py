@@ -29,8 +29,9 @@ an inlined function is copied once per call site. So the player has one compiled
 :func:`run_chunk_lookahead_nb` (the state and workspace are the caller's), with everything
 above the game loop inlined into it; the loop has one call site each for the search, for
 applying its choice and for the plain phases (game_nb.step, itself a call into the compiled
-play_until). The lookahead's cold compile on top of the engine's: ~130 s at first, ~56 s
-with the decision functions inlined, ~35 s now (docs/performance.md, twenty-fifth session).
+play_until). Inlining the decision functions took the lookahead's cold compile on top of the
+engine's from ~130 s to ~56 s, one compiled function above the loop to ~35 s
+(docs/performance.md).
 
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
 never nests: the plain game loop (game_nb.play_until, the phases inlined) serves the rollouts,
