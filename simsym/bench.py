@@ -95,6 +95,26 @@ def search_figures(scenario, hands=2000, ref_hands=30, reps=50, seed=1, size=9) 
 ENGINE_REPEATS = 3  # measurements of each engine rate; the fastest is the figure
 
 
+def engine_rate(scenario, jobs: int, n: int):
+    """Games/s of the numba engine from two runs, of n and 3n games: the difference cancels
+    what does not grow with the games (starting the worker processes, loading the kernels).
+    The fastest of ENGINE_REPEATS such pairs, as the search figure takes the fastest of three
+    timings of each hand (and timeit its fastest repeat): on a shared machine a slower pair
+    measures the other work, not the engine. Returns (the fastest, every pair's rate)."""
+    from simsym.run.executor import run_games
+
+    runs = []
+    for _ in range(ENGINE_REPEATS):
+        t = time.perf_counter()
+        run_games(scenario, n, scenario.seed, engine="numba", jobs=jobs)
+        t1 = time.perf_counter() - t
+        t = time.perf_counter()
+        run_games(scenario, 3 * n, scenario.seed, engine="numba", jobs=jobs)
+        t3 = time.perf_counter() - t
+        runs.append(2 * n / max(t3 - t1, 1e-9))
+    return max(runs), runs
+
+
 def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0) -> dict:
     """Games/s of the numba engine (1 process and all cores: the fastest of ENGINE_REPEATS
     measurements, each kept under ``..._runs``) and of the pure-Python reference engine on the
@@ -108,25 +128,8 @@ def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0)
     seed = scenario.seed
     run_games(scenario, 10, seed, engine="numba")  # compile or load from cache
 
-    def rate(jobs_, n):
-        # Games/s from two runs, of n and 3n games: the difference cancels what does not
-        # grow with the games (starting the worker processes, loading the kernels). The
-        # fastest of ENGINE_REPEATS such pairs, as the search figure takes the fastest of
-        # three timings of each hand (and timeit its fastest repeat): on a shared machine a
-        # slower pair measures the other work, not the engine. Every pair's rate is kept.
-        runs = []
-        for _ in range(ENGINE_REPEATS):
-            t = time.perf_counter()
-            run_games(scenario, n, seed, engine="numba", jobs=jobs_)
-            t1 = time.perf_counter() - t
-            t = time.perf_counter()
-            run_games(scenario, 3 * n, seed, engine="numba", jobs=jobs_)
-            t3 = time.perf_counter() - t
-            runs.append(2 * n / max(t3 - t1, 1e-9))
-        return max(runs), runs
-
-    one, one_runs = rate(1, games)
-    many, many_runs = rate(jobs, games * jobs)
+    one, one_runs = engine_rate(scenario, 1, games)
+    many, many_runs = engine_rate(scenario, jobs, games * jobs)
     t = time.perf_counter()
     ref_tot, ref_agg = run_games(scenario, ref_games, seed, engine="python")
     ref_rate = ref_games / (time.perf_counter() - t)
@@ -143,7 +146,7 @@ def game_figures(scenario, games: int = 4000, ref_games: int = 2, jobs: int = 0)
 
 def learned_figures(scenario, games: int = 1000, lookahead_games: int = 8) -> dict:
     """Games/s of a mirror table of `learned` seats (the shipped model) on one core, measured
-    as game_figures does (runs of n and 3n games, the fastest of ENGINE_REPEATS pairs), and
+    by engine_rate (runs of n and 3n games, the fastest of ENGINE_REPEATS pairs), and
     the seconds a game of a lookahead-32 mirror table takes, for the cost ratio."""
     from dataclasses import replace
 
@@ -153,22 +156,13 @@ def learned_figures(scenario, games: int = 1000, lookahead_games: int = 8) -> di
     seed = scenario.seed
     learned = replace(scenario, strategies=[make_strategy("learned")], seating="mirror")
     run_games(learned, 10, seed)  # compile or load from cache
-    runs = []
-    for _ in range(ENGINE_REPEATS):
-        t = time.perf_counter()
-        run_games(learned, games, seed)
-        t1 = time.perf_counter() - t
-        t = time.perf_counter()
-        run_games(learned, 3 * games, seed)
-        t3 = time.perf_counter() - t
-        runs.append(2 * games / max(t3 - t1, 1e-9))
+    rate, runs = engine_rate(learned, 1, games)
     la = replace(scenario, strategies=[make_strategy({"family": "lookahead",
                                                       "iterations": 32})], seating="mirror")
     run_games(la, 1, seed)
     t = time.perf_counter()
     run_games(la, lookahead_games, seed)
     la_s = (time.perf_counter() - t) / lookahead_games
-    rate = max(runs)
     return {"learned_games_per_s": rate, "learned_games_per_s_runs": runs,
             "lookahead32_s_per_game": la_s, "learned_cost_ratio": la_s * rate}
 

@@ -22,7 +22,8 @@ from simsym.errors import SimsymError
 from simsym.scenario import Scenario
 from simsym.learned.features import MODEL_SIZE, kind_features
 from simsym.strategies import (
-    BUILT_IN, COMMON, SEARCHED, StrategyConfig, encode_strategy, make_strategy, model_weights,
+    BUILT_IN, SEARCHED, StrategyConfig, encode_strategy, greedy_twin, make_strategy,
+    model_weights, rollout_learner,
 )
 
 SEATING_CODES = {"mirror": E.SEATING_MIRROR, "rotate": E.SEATING_ROTATE,
@@ -113,13 +114,6 @@ class Setup:
                        self.strat_params, self.keep_table, self.cand_table, bt)
 
 
-def rollout_learner(s: StrategyConfig) -> StrategyConfig:
-    """The learned player a lookahead strategy's rollouts play under policy learned: its
-    model, the lookahead's common parameters."""
-    return make_strategy({"family": "learned", "model": s.get("model"),
-                          **{k: v for k, v in s.params if k in COMMON}}, base_dir=s.base_dir)
-
-
 def setup_for(scenario: Scenario) -> Setup:
     for s in scenario.strategies:
         if s.family not in BUILT_IN:
@@ -153,8 +147,7 @@ def setup_for(scenario: Scenario) -> Setup:
     for i, s in enumerate(scenario.strategies):
         if s.family in SEARCHED:
             twin[i] = len(L)
-            L.append(make_strategy({"family": "greedy", **{k: v for k, v in s.params
-                                                           if k in COMMON}}))
+            L.append(greedy_twin(s))
             twin.append(twin[i])
         if s.family == "lookahead" and s.get("policy") == "learned":
             learned_row[i] = len(L)
@@ -184,14 +177,15 @@ def new_agg(setup: Setup) -> np.ndarray:
     return np.zeros(setup.agg_shape, np.int64)
 
 
-def run_chunk(setup: Setup, g0: int, g1: int, progress=None):
-    """Play games g0..g1-1 with the numba engine: (rows, card aggregate)."""
+def run_chunk(setup: Setup, g0: int, g1: int, progress=None, look=None):
+    """Play games g0..g1-1 with the numba engine: (rows, card aggregate). ``look``: the
+    lookahead loop's workspace to play in (new_look), for a table that has one."""
     compiled_once("lookahead" if setup.lookahead else "greedy",
                   lambda: _run_chunk(setup, 0, 0))
-    return _run_chunk(setup, g0, g1, progress)
+    return _run_chunk(setup, g0, g1, progress, look)
 
 
-def _run_chunk(setup: Setup, g0: int, g1: int, progress=None):
+def _run_chunk(setup: Setup, g0: int, g1: int, progress=None, look=None):
     tb = setup.table()
     if not setup.lookahead:
         rows, agg = _play_chunk(setup, tb, G.new_state(tb, 0), g0, g1)
@@ -201,7 +195,8 @@ def _run_chunk(setup: Setup, g0: int, g1: int, progress=None):
     rows = np.zeros((g1 - g0, setup.row_size), np.int64)
     agg = new_agg(setup)
     prog = progress if progress is not None else np.zeros(1, np.int64)
-    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), new_look(setup, tb),
+    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0),
+                              new_look(setup, tb) if look is None else look,
                               new_look(setup, tb), g0, g1,
                               setup.scenario.seed, rows, agg, prog)
     return rows, agg

@@ -173,6 +173,19 @@ def make_strategy(entry, file=None, line=None, key="strategies",
     return StrategyConfig(family, tuple(sorted(values.items())), label, str(base_dir))
 
 
+def greedy_twin(s: StrategyConfig) -> StrategyConfig:
+    """greedy with the common parameters of ``s``: what a lookahead, learned or Python-class
+    seat plays inside rollouts under policy own."""
+    return make_strategy({"family": "greedy", **{k: v for k, v in s.params if k in COMMON}})
+
+
+def rollout_learner(s: StrategyConfig) -> StrategyConfig:
+    """The learned player a lookahead strategy's rollouts play under policy learned: its
+    model, the lookahead's common parameters."""
+    return make_strategy({"family": "learned", "model": s.get("model"),
+                          **{k: v for k, v in s.params if k in COMMON}}, base_dir=s.base_dir)
+
+
 def model_path(s: StrategyConfig):
     """The model file a learned strategy plays (None: the one shipped for the base game)."""
     from pathlib import Path

@@ -76,7 +76,8 @@ def test_run_chunk_warms_with_no_games_then_plays(base, fresh, monkeypatch):
     warmed = []
     real = engine._run_chunk
     monkeypatch.setattr(engine, "_run_chunk",
-                        lambda s, g0, g1, p=None: (warmed.append((g0, g1)), real(s, g0, g1, p))[1])
+                        lambda s, g0, g1, p=None, look=None: (warmed.append((g0, g1)),
+                                                              real(s, g0, g1, p, look))[1])
     setup = setup_for(base)
     rows, _ = run_chunk(setup, 3, 5)
     rows2, _ = run_chunk(setup, 3, 5)

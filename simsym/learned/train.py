@@ -70,9 +70,8 @@ def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
     decisions, in play order. Room is made for ``turns`` turns a game; a chunk that needs
     more is played again a game at a time with room for the turn cap."""
     from simsym.core import enums as E
-    from simsym.core import game_nb as G
     from simsym.core import lookahead_nb as LA
-    from simsym.engine import compiled_once, new_agg, new_look, setup_for
+    from simsym.engine import new_look, run_chunk, setup_for
 
     setup = setup_for(scenario)
     for i, s in enumerate(scenario.strategies):
@@ -80,17 +79,9 @@ def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
             setup.model[i] = weights
             setup.strat_params[i, E.SP_ITERATIONS] = iterations
             setup.strat_params[i, E.SP_POLICY] = E.POLICY_GREEDY
-    tb = setup.table()
-    n = g1 - g0
-    room = LABEL_ROWS_PER_TURN * min(turns, scenario.rules.turn_cap) * max(n, 1)
-    lk = new_look(setup, tb, label_rows=room)
-    rows = np.zeros((n, setup.row_size), np.int64)
-    agg, prog = new_agg(setup), np.zeros(1, np.int64)
-    compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
-        tb, G.new_state(tb, 0), new_look(setup, tb), new_look(setup, tb), 0, 0, scenario.seed,
-        np.zeros((0, setup.row_size), np.int64), new_agg(setup), np.zeros(1, np.int64)))
-    LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0), lk, new_look(setup, tb), g0, g1,
-                              scenario.seed, rows, agg, prog)
+    room = LABEL_ROWS_PER_TURN * min(turns, scenario.rules.turn_cap) * max(g1 - g0, 1)
+    lk = new_look(setup, setup.table(), label_rows=room)
+    run_chunk(setup, g0, g1, look=lk)
     if lk.lab[LA.LAB_FULL]:
         if turns >= scenario.rules.turn_cap:
             raise RuntimeError(f"games {g0}..{g1 - 1} labelled more than {room} candidates")

@@ -252,12 +252,11 @@ def rollout_policy(cfgs, policy, searcher=None):
     """Each seat's configuration inside a rollout: greedy with default parameters, (learned)
     the searching seat's learned player, or (own) its own, a lookahead, learned or
     Python-class seat playing greedy with its common parameters."""
-    from simsym.engine import rollout_learner
-    from simsym.strategies import COMMON, make_strategy
+    from simsym.strategies import greedy_twin, make_strategy, rollout_learner
 
     if policy == "greedy":
         return [make_strategy("greedy")] * len(cfgs)
     if policy == "learned":
         return [rollout_learner(searcher)] * len(cfgs)
-    return [make_strategy({"family": "greedy", **{k: v for k, v in c.params if k in COMMON}})
-            if c.family in ("lookahead", "learned", "python") else c for c in cfgs]
+    return [greedy_twin(c) if c.family in ("lookahead", "learned", "python") else c
+            for c in cfgs]
