@@ -12,7 +12,7 @@ cannot be checked (unreadable YAML, an ``extends`` that is missing or circular) 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simsym import packaged
@@ -27,12 +27,16 @@ REPO_ROOT = packaged.CHECKOUT_SCENARIOS.parent  # a checkout's root; site-packag
 BASE_SCENARIO = packaged.data_dir() / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "seating", "games", "seed", "sweep", "ladder", "tune", "train")
+            "judges", "seating", "games", "seed", "sweep", "ladder", "tune", "train")
 CARD_KEYS = ("file", "overrides", "add", "remove")
 LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32
 SEATINGS = ("mirror", "rotate", "random")
 PLAYERS = (2, 6)
+# The two mirror tables a scenario with `judges:` is judged by, on the same deals: a fast
+# scripted table and a strong one; a role the file leaves out takes its default here.
+JUDGE_ROLES = ("fast", "strong")
+DEFAULT_JUDGES = {"fast": "greedy", "strong": "learned"}
 MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
 SWEEP_KINDS = ("card", "rule", "players", "strategies")
@@ -55,6 +59,19 @@ class Scenario:
     # one StrategyConfig each (a mirror table). None when the scenario has no sweep.
     sweep: tuple | None = None
     ladder: list[StrategyConfig] = field(default_factory=list)  # `ladder: {strategies: ...}`
+    # `judges:` {"fast": ..., "strong": ...} (one strategy each, a mirror table); its
+    # `strategies` is then the strong judge's table.
+    judges: dict | None = None
+    judged_by: str | None = None  # the role of the table this scenario is (see judge())
+
+    def judge(self, role: str | None = None) -> "Scenario":
+        """This scenario as the mirror table of one judge (``role`` "fast" or "strong",
+        default the strong one); a scenario that names its own `strategies:` is its one
+        table."""
+        if not self.judges:
+            return self
+        role = role or "strong"
+        return replace(self, strategies=[self.judges[role]], judges=None, judged_by=role)
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -164,6 +181,12 @@ def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems) -> dict:
         base = _load_raw(ppath, (*chain, me), problems)
         base.pop("extends", None)
         base.pop("name", None)
+        # A variant that names its own table replaces the judges it extends, and the other
+        # way round: the two keys are two ways of naming the tables, not one merged spec.
+        if "strategies" in data or data.get("seating", "mirror") != "mirror":
+            base.pop("judges", None)
+        if "judges" in data:
+            base.pop("strategies", None)
         data = _merge(base, data)
     return data
 
@@ -247,14 +270,17 @@ def load_scenario(path: str | Path) -> Scenario:
                                 + ", ".join(SEATINGS), where("seating"),
                                 line_of(data, "seating"), "seating"))
         seating = None
-    strategies = _strategies(data, where, players, seating, problems)
+    judges = _judges(data, where, seating, problems)
+    strategies = ([judges["strong"]] if judges and "strong" in judges
+                  else _strategies(data, where, players, seating, problems))
     sweep = _sweep(data, where, problems)
     ladder = _ladder(data, where, problems)
     problems.raise_if_any()
     return Scenario(name=name.strip(), path=given if packaged.is_packaged(given) else file,
                     cards=cards, rules=rules, players=players,
                     games=games, seed=seed, seating=seating, strategies=strategies,
-                    description=description, raw=data, sweep=sweep, ladder=ladder)
+                    description=description, raw=data, sweep=sweep, ladder=ladder,
+                    judges=judges if judges and len(judges) == len(JUDGE_ROLES) else None)
 
 
 def _deck_site(data, file):
@@ -351,6 +377,63 @@ def _strategies(data, where, players, seating, problems: Problems):
                                 f"{len(raw)}; list exactly one (or use seating 'rotate' or "
                                 "'random' to mix strategies)", sfile, sline, "strategies"))
     return _strategy_entries(raw, sfile, sline, "strategies", problems, data, "strategies")
+
+
+def _unknown_keys(mapping: dict, allowed, file, line, parent: str, problems: Problems):
+    """A problem for each key of ``mapping`` (the value of ``parent``) not in ``allowed``."""
+    for k in mapping:
+        if k not in allowed:
+            problems.add(InputError(f"unknown key {show(k)}{did_you_mean(str(k), allowed)}"
+                                    "; allowed: " + ", ".join(allowed),
+                                    file_of(mapping, k, file), line_of(mapping, k, line),
+                                    f"{parent}.{k}"))
+
+
+def _judges(data, where, seating, problems: Problems) -> dict | None:
+    """The two judges' strategies, {"fast": ..., "strong": ...}, or None when the scenario
+    has no `judges:` (its table is `strategies:`)."""
+    if "strategies" in data:
+        if "judges" in data:
+            problems.add(InputError(
+                "a scenario names its tables either with `strategies:` (one table, as written) "
+                "or with `judges:` (a fast and a strong mirror table on the same deals), not "
+                "both; allowed: remove one of the two keys", where("judges"),
+                line_of(data, "judges"), "judges"))
+        return None
+    if "judges" not in data:
+        return None
+    raw = data["judges"]
+    jfile, jline = where("judges"), line_of(data, "judges")
+    if seating not in (None, "mirror"):
+        problems.add(InputError(
+            f"the judges are mirror tables (one strategy in every seat), found seating "
+            f"{show(seating)}; allowed: seating 'mirror', or `strategies:` to mix "
+            "strategies", jfile, jline, "judges"))
+        return None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        problems.add(InputError(f"expected a mapping of {' and '.join(JUDGE_ROLES)} to a "
+                                f"strategy each, found {_a(raw)}; allowed: e.g. "
+                                "{fast: greedy, strong: learned}", jfile, jline, "judges"))
+        return {}
+    out = {}
+    _unknown_keys(raw, JUDGE_ROLES, jfile, jline, "judges", problems)
+    for role in JUDGE_ROLES:
+        entry = raw.get(role, DEFAULT_JUDGES[role])
+        line = line_of(raw, role, jline)
+        if isinstance(entry, list):
+            problems.add(InputError(f"a judge is one strategy (its mirror table), found a list "
+                                    f"of {len(entry)}; allowed: a family name or a mapping",
+                                    file_of(raw, role, jfile), line, f"judges.{role}"))
+            continue
+        try:
+            out[role] = make_strategy(entry, file_of(raw, role, jfile), line,
+                                      f"judges.{role}",
+                                      base_dir=Path(file_of(raw, role, jfile)).parent)
+        except InputError as e:
+            problems.add(e)
+    return out
 
 
 def _strategy_entries(raw: list, sfile, sline, key: str, problems: Problems, parent, pkey):
@@ -466,12 +549,7 @@ def _ladder(data, where, problems: Problems) -> list[StrategyConfig]:
         problems.add(InputError(f"expected a mapping with strategies: [...], found "
                                 f"{show(spec)}", file, line, "ladder"))
         return []
-    for k in spec:
-        if k not in LADDER_KEYS:
-            problems.add(InputError(f"unknown key {show(k)}{did_you_mean(str(k), LADDER_KEYS)}"
-                                    "; allowed: " + ", ".join(LADDER_KEYS),
-                                    file_of(spec, k, file), line_of(spec, k, line),
-                                    f"ladder.{k}"))
+    _unknown_keys(spec, LADDER_KEYS, file, line, "ladder", problems)
     raw = spec.get("strategies")
     sfile, sline = file_of(spec, "strategies", file), line_of(spec, "strategies", line)
     if not isinstance(raw, list) or len(raw) < 2:
