@@ -39,11 +39,15 @@ from simsym.scenario import load_scenario
 @click.option("--verify-compensation", is_flag=True,
               help="Re-run on the same deals with the suggested seat compensation and show "
                    "the seats after it in the report.")
+@click.option("--judge", type=click.Choice(["both", "fast", "strong"]), default="both",
+              show_default=True,
+              help="A scenario judged by two tables (`judges:`, the default): run both on the "
+                   "same deals, or only one of them.")
 @click.option("--report/--no-report", default=True, show_default=True,
               help="Also write report.md with its plots (simsym report RUN_DIR).")
 @quiet_option
 def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
-        executor, scheduler, resume, force, verify_compensation, report, quiet):
+        executor, scheduler, resume, force, verify_compensation, judge, report, quiet):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
     from simsym.run.lock import out_dir_lock
@@ -67,7 +71,16 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         from simsym.engine import setup_for
 
         setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
+    if judge != "both" and not scenario.judges:
+        raise click.UsageError(f"--judge {judge}: {scenario_path} names its own table "
+                               "(`strategies:`), it has no judges")
+    if scenario.judges and judge == "both":
+        return _run_judged(scenario, games, seed, out, jobs, engine, search, save_games,
+                           chunk_size, executor, scheduler, resume, force,
+                           verify_compensation, report, quiet, show)
+    scenario = scenario.judge(None if judge == "both" else judge)
     with out_dir_lock(out, "run"):
+        (out / "judges.json").unlink(missing_ok=True)  # a judged run's, now replaced
         summary = run_scenario(scenario, games=games, seed=seed, out=out, jobs=jobs,
                                engine=engine, save_games=save_games, progress=show, force=force,
                                chunk_size=chunk_size, search=search, executor=executor,
@@ -79,6 +92,60 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         click.echo(format_summary(summary))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
                    + (", report.md" if report else "") + (", games/" if save_games else ""))
+
+
+def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, chunk_size,
+                executor, scheduler, resume, force, verify, report, quiet, show):
+    """Both judges' tables on the same deals, their checks, and the report that opens with
+    the verdicts under both."""
+    from simsym.run.judged import FAST_DIR, run_judged
+    from simsym.run.lock import out_dir_lock
+
+    def echo(text):
+        if not quiet:
+            click.echo(text, err=True)
+
+    with out_dir_lock(out, "run"):
+        result = run_judged(scenario, games=games, seed=seed, out=out, jobs=jobs,
+                            verify=verify, progress=show, echo=echo, resume=resume,
+                            force=force, engine=engine, save_games=save_games,
+                            chunk_size=chunk_size, search=search, executor=executor,
+                            scheduler=scheduler, report_follows=report)
+        if report:
+            from simsym.report.build import build_report
+
+            build_report(out)  # and the fast table's, in FAST_DIR
+    if not quiet:
+        click.echo(format_judged(result))
+        click.echo(f"\nwrote {out}/judges.json, summary.json, cards.csv, run.json"
+                   + (", report.md" if report else "") + f" and {out}/{FAST_DIR}/ (the fast "
+                   "table)")
+
+
+def format_judged(r: dict) -> str:
+    """The two tables' seats side by side, the compensation checks, the skill gap."""
+    t = r["tables"]
+    names = [f"{role} ({t[role]['strategy']})" for role in ("fast", "strong")]
+    lines = [f"{r['games']:,} games a table, the same deals",
+             f"{'seat':>4}  {names[0]:>22}  {names[1]:>22}"]
+    for a, b in zip(t["fast"]["seats"], t["strong"]["seats"]):
+        lines.append(f"{a['seat']:>4}  {100 * a['win_rate']:>21.1f}%  "
+                     f"{100 * b['win_rate']:>21.1f}%")
+    lines.append(f"{'gap':>4}  {100 * t['fast']['gap']:>19.1f} pp  "
+                 f"{100 * t['strong']['gap']:>19.1f} pp")
+    c = r.get("compensation")
+    if c:
+        lines.append(f"compensation {c['strong']['suggested']} (evens the strong table), on "
+                     f"fresh deals: strong gap {100 * c['strong']['gap_after']:.1f} pp, fast "
+                     f"gap {100 * c['strong_under_fast']['gap_after']:.1f} pp")
+        lines.append(f"the fast table's own {c['fast']['suggested']}: fast gap "
+                     f"{100 * c['fast']['gap_after']:.1f} pp")
+    k = r["skill"]
+    lo, hi = k["ci95"]
+    lines.append(f"skill: one {k['strong']} against {k['fast']} wins "
+                 f"{100 * k['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) of "
+                 f"{k['games']:,} games, fair share {100 * k['fair_share']:.1f}%")
+    return "\n".join(lines)
 
 
 def _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation, report,

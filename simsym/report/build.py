@@ -67,5 +67,23 @@ def build_report(run_dir: Path) -> Path:
     images = draw(d, run_dir)
     atomic_write_text(run_dir / CARDS_CSV, cards_csv(d))
     path = run_dir / REPORT
-    atomic_write_text(path, render(d, images))  # last: its presence means the report is whole
+    atomic_write_text(path, render(d, images, _judged_opening(run_dir, d)))
+    return path  # report.md last: its presence means the report is whole
+
+
+def _judged_opening(run_dir: Path, d: ReportData) -> str | None:
+    """A judged run's opening (both tables' verdicts), drawing its plot; None otherwise."""
+    import json
+
+    from simsym.report.judges import opening
+    from simsym.run.judged import FAST_DIR, JUDGES_JSON
+
+    if not (run_dir / JUDGES_JSON).exists():
+        return None
+    build_report(run_dir / FAST_DIR)  # the fast table's own report, linked from this one
+    fast = gather(run_dir / FAST_DIR)
+    j = json.loads((run_dir / JUDGES_JSON).read_text(encoding="utf-8"))
+    plots.judges_seats_plot(j["tables"], f"{d.summary['scenario']}: win share per seat, both "
+                            f"tables ({j['games']:,} games each)", run_dir / "judges-seats.png")
+    return opening(run_dir, d.cards, fast.cards)
     return path

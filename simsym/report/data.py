@@ -74,14 +74,18 @@ def reproduce_command(run: Run) -> list[str]:
     scenario_file = meta.get("scenario_file") or (
         packaged.PREFIX + s["scenario"] if s["scenario"] in packaged.names()
         else f"{s['scenario']}.yaml")
-    out = _display_path(run.path)
+    path, judge = run.path, meta.get("judge")
+    if judge == "fast" and path.name == "fast" and (path.parent / "judges.json").exists():
+        path, judge = path.parent, None  # the fast table of a judged run: the run's command
+    out = _display_path(path)
     cmd = (f"simsym run {_display_path(scenario_file)} --games {s['games']} "
-           f"--seed {s['seed']}")
+           f"--seed {s['seed']}" + (f" --judge {judge}" if judge and not
+                                    (path / "judges.json").exists() else ""))
     if meta.get("engine", "numba") != "numba":
         cmd += f" --engine {meta['engine']}"
         if meta.get("search") == "numba":
             cmd += " --search numba"
-    if (run.path / "compensation.json").exists():
+    if (path / "compensation.json").exists():
         cmd += " --verify-compensation"
     return [f"{cmd} --out {out}", f"simsym report {out}"]
 

@@ -79,12 +79,19 @@ def _seat_verdict(d: ReportData) -> str:
     return f"{head} No evidence that the seats differ ({test})."
 
 
+def _deals(chk: dict) -> str:
+    """Which deals a compensation check played."""
+    if chk.get("deals") == "fresh":
+        return f"{chk['games']:,} fresh deals (seed {chk['seed']})"
+    return f"the same {chk['games']:,} deals"
+
+
 def _comp_verdict(d: ReportData) -> str:
     c = d.compensation
     chk = d.compensation_check
     if chk:
         return (f"**Compensation:** starting the seats at `{chk['suggested']}` points (seat 0 "
-                f"first) was verified by a re-run on the same {chk['games']:,} deals: the gap "
+                f"first) was verified by a re-run on {_deals(chk)}: the gap "
                 f"between the best and worst seat's win share goes from "
                 f"{_pct(chk['gap_before'])} to {_pct(chk['gap_after'])} percentage points "
                 f"([details](#seats-with-the-suggested-compensation)).")
@@ -298,14 +305,22 @@ def run_section(d: ReportData) -> str:
     ])
 
 
-def render(d: ReportData, images: dict) -> str:
+def render(d: ReportData, images: dict, opening: str | None = None) -> str:
+    """The report; a judged run's ``opening`` (both tables' verdicts) comes first, and the
+    rest then describes the strong table."""
     s = d.summary
     parts = [f"# Balance report: {s['scenario']}",
              f"{s['games']:,} games, {s['players']} players, {s['seating']} seating, "
              f"seed {s['seed']}. Win shares are compared with the fair share 1/{s['players']} = "
-             f"{_pct(1 / s['players'])}%; every interval is a 95% interval.",
-             "## Verdict", verdict(d),
-             seats_section(d, images["seats"])]
+             f"{_pct(1 / s['players'])}%; every interval is a 95% interval."]
+    if opening:
+        label = d.strategies["strategy"].iloc[0]
+        parts += [opening, f"## The strong table ({label}) in detail",
+                  f"Everything below is the strong table's ({label} in every seat).",
+                  verdict(d)]
+    else:
+        parts += ["## Verdict", verdict(d)]
+    parts.append(seats_section(d, images["seats"]))
     if len(d.strategies) > 1:
         parts.append(strategies_section(d, images["strategies"]))
     parts.append(cards_section(d, images["cards"]))
@@ -331,7 +346,7 @@ def compensation_section(chk: dict) -> str:
                      f"{b['mean_score']:.2f}", f"{a['mean_score']:.2f}"])
     return "\n\n".join([
         "## Seats with the suggested compensation",
-        f"The run was repeated on the same seed and {chk['games']:,} deals with "
+        f"The run was repeated on {_deals(chk)} with "
         f"`rules: {{seat_compensation: {chk['suggested']}}}`. Best-minus-worst seat gap: "
         f"{_pct(chk['gap_before'])} pp before, {_pct(chk['gap_after'])} pp after.",
         _table(["seat", "starts with", "win share % before", "win share % after",

@@ -162,3 +162,32 @@ def points_by_type_plot(strategies: pd.DataFrame, seats: pd.DataFrame, title: st
     fig.suptitle(title)
     fig.tight_layout()
     return save(fig, path)
+
+
+def judges_seats_plot(tables: dict, title: str, path: Path) -> Path:
+    """Win share per seat under the fast and the strong table, side by side, with 95% Wilson
+    intervals and the fair-share line."""
+    fig, ax = plt.subplots(figsize=(7.0, 4.0))
+    n = len(tables["strong"]["seats"])
+    x = np.arange(n)
+    width = 0.38
+    top = 0.0
+    for k, (role, colour) in enumerate((("fast", "#c8d6e5"), ("strong", "#2e5c8a"))):
+        seats = tables[role]["seats"]
+        rate = np.array([s["win_rate"] for s in seats]) * 100
+        lo = np.array([s["ci95"][0] for s in seats]) * 100
+        hi = np.array([s["ci95"][1] for s in seats]) * 100
+        xs = x + (k - 0.5) * width
+        ax.bar(xs, rate, width=width, color=colour,
+               label=f"{role}: {tables[role]['strategy']}")
+        _errorbars(ax, xs, rate, lo, hi, color="black")
+        top = max(top, hi.max())
+    fair = 100.0 / n
+    ax.axhline(fair, color="#c0392b", linestyle="--", label=f"fair share {fair:.1f}%")
+    ax.set_xticks(x, [f"seat {i}" for i in range(n)])
+    ax.set_ylabel("win share (%), 95% Wilson interval")
+    ax.set_title(title)
+    ax.set_ylim(0, max(top, fair) * 1.2)
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    return save(fig, path)

@@ -1,0 +1,146 @@
+"""A judged scenario's run: its fast and its strong judge's mirror tables on the same deals.
+
+The strong table's run is the run directory itself (summary.json, cards.csv, ...: what every
+other command reads); the fast table's is its subdirectory ``fast/``. ``judges.json`` beside
+them holds what only the two together say: each table's seats, the compensation suggested
+under each and verified on fresh deals (the strong table's also under the fast table), and
+the skill gap, the strong judge's win share in a table of one strong and the rest fast players
+(seats rotated). The report opens with the verdicts under both (simsym.report.judges).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from simsym.analysis.seats import compensation
+from simsym.run.executor import Progress, run_games
+from simsym.run.output import prepare_out_dir, write_json
+from simsym.run.summary import build_summary
+from simsym.run.worker import fingerprint
+
+FAST_DIR = "fast"
+JUDGES_JSON = "judges.json"
+SKILL_GAMES = 20_000  # games of the mixed table that measures the skill gap
+FRESH = 1  # the compensation is verified on the deals of seed + FRESH: fresh deals
+
+
+def _gap(summary: dict) -> float:
+    wr = [s["win_rate"] for s in summary["seats"]]
+    return round(max(wr) - min(wr), 6)
+
+
+def _seats(summary: dict) -> list[dict]:
+    return [{k: s[k] for k in ("seat", "win_rate", "ci95", "mean_score")}
+            for s in summary["seats"]]
+
+
+def _finished(sc, out: Path, games: int, seed: int) -> dict | None:
+    """The summary of a finished run of ``sc`` in ``out`` (a resumed judged run keeps it)."""
+    try:
+        meta = json.loads((out / "run.json").read_text())
+        summary = json.loads((out / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    same = (meta.get("fingerprint") == fingerprint(sc) and meta.get("games") == games
+            and meta.get("seed") == seed and not (out / "chunks").exists())
+    return summary if same else None
+
+
+def _table(sc, out, *, games, seed, resume, run_kwargs, echo):
+    from simsym.run.job import run_scenario
+
+    if resume:
+        done = _finished(sc, out, games, seed)
+        if done is not None:
+            echo(f"{sc.judged_by} table ({sc.strategies[0].label}): finished before, kept")
+            return done
+    echo(f"{sc.judged_by} table: four {sc.strategies[0].label} players"
+         if sc.players == 4 else
+         f"{sc.judged_by} table: {sc.players} {sc.strategies[0].label} players")
+    return run_scenario(sc, games=games, seed=seed, out=out,
+                        resume=resume and (out / "chunks" / "manifest.json").exists(),
+                        **run_kwargs)
+
+
+def _check(sc, comp, games, seed, jobs, show, echo, what):
+    """Play ``sc`` with seat compensation ``comp`` on the fresh deals of seed + FRESH."""
+    echo(f"verifying {what} on {games:,} fresh deals ...")
+    after_sc = replace(sc, rules=replace(sc.rules, seat_compensation=tuple(comp)))
+    bar = Progress(games, show)
+    try:
+        totals, _ = run_games(after_sc, games, seed + FRESH, jobs=jobs,
+                              on_chunk=lambda res, done: bar.update(done))
+    finally:
+        bar.close()
+    return build_summary(after_sc, totals, games, seed + FRESH)
+
+
+def _verification(before, after, comp, games, seed) -> dict:
+    return {"suggested": list(comp), "games": games, "seed": seed + FRESH, "deals": "fresh",
+            "seats_before": _seats(before), "seats_after": _seats(after),
+            "gap_before": _gap(before), "gap_after": _gap(after)}
+
+
+def _skill(scenario, fast, strong, games, seed, jobs, show, echo) -> dict:
+    """The strong judge in one seat, the fast judge in the others, seats rotated."""
+    n = min(games, SKILL_GAMES)
+    mixed = replace(scenario, judges=None, judged_by=None, seating="rotate",
+                    strategies=[strong] + [fast] * (scenario.players - 1))
+    echo(f"skill gap: one {strong.label} against {scenario.players - 1} {fast.label}, "
+         f"{n:,} games ...")
+    bar = Progress(n, show)
+    try:
+        totals, _ = run_games(mixed, n, seed, jobs=jobs,
+                              on_chunk=lambda res, done: bar.update(done))
+    finally:
+        bar.close()
+    s = build_summary(mixed, totals, n, seed)
+    st = {x["strategy"]: x for x in s["strategies"]}[strong.label]
+    return {"games": n, "seed": seed, "strong": strong.label, "fast": fast.label,
+            "win_rate": st["win_rate"], "ci95": st["ci95"], "fair_share": s["fair_share"]}
+
+
+def run_judged(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
+               verify: bool = False, progress: bool = False, echo=None, resume: bool = False,
+               force: bool = False, **run_kwargs) -> dict:
+    """Run both judges' tables of ``scenario`` into ``out`` (strong) and ``out/fast``, then
+    the checks of judges.json; returns judges.json's content. ``run_kwargs`` go to
+    run_scenario (engine, jobs, chunk_size, executor, ...)."""
+    echo = echo or (lambda text: None)
+    out = prepare_out_dir(Path(out), scenario.name, force or resume)
+    (out / JUDGES_JSON).unlink(missing_ok=True)  # it described an older run
+    fast_sc, strong_sc = scenario.judge("fast"), scenario.judge("strong")
+    kw = dict(jobs=jobs, progress=progress, force=True, **run_kwargs)
+    fast = _table(fast_sc, out / FAST_DIR, games=games, seed=seed, resume=resume,
+                  run_kwargs=kw, echo=echo)
+    strong = _table(strong_sc, out, games=games, seed=seed, resume=resume, run_kwargs=kw,
+                    echo=echo)
+    result = {"games": games, "seed": seed, "fast_dir": FAST_DIR,
+              "tables": {role: {"strategy": sc.strategies[0].label, "seats": _seats(s),
+                                "gap": _gap(s)}
+                         for role, sc, s in (("fast", fast_sc, fast),
+                                             ("strong", strong_sc, strong))}}
+    for stale in (out / "compensation.json", out / FAST_DIR / "compensation.json"):
+        stale.unlink(missing_ok=True)  # they described an older run
+    if verify:
+        comp_s, comp_f = compensation(strong), compensation(fast)
+        after_s = _check(strong_sc, comp_s, games, seed, jobs, progress, echo,
+                         f"the strong table's compensation {comp_s} under the strong table")
+        after_x = _check(fast_sc, comp_s, games, seed, jobs, progress, echo,
+                         "it under the fast table")
+        after_f = _check(fast_sc, comp_f, games, seed, jobs, progress, echo,
+                         f"the fast table's compensation {comp_f} under the fast table")
+        write_json(out / "compensation.json",
+                   _verification(strong, after_s, comp_s, games, seed))
+        write_json(out / FAST_DIR / "compensation.json",
+                   _verification(fast, after_f, comp_f, games, seed))
+        result["compensation"] = {
+            "strong": _verification(strong, after_s, comp_s, games, seed),
+            "strong_under_fast": _verification(fast, after_x, comp_s, games, seed),
+            "fast": _verification(fast, after_f, comp_f, games, seed)}
+    result["skill"] = _skill(scenario, fast_sc.strategies[0], strong_sc.strategies[0], games,
+                             seed, jobs, progress, echo)
+    write_json(out / JUDGES_JSON, result)
+    return result
