@@ -77,22 +77,25 @@ def parse_fail_on(specs) -> list[tuple[str, str, float]]:
     return out
 
 
-def resolve(path: str):
-    """A scenario file, or a run directory (its scenario file, games and seed)."""
+def resolve(path: str, judge: str | None = None):
+    """A scenario file, or a run directory (its scenario file, games and seed); a judged
+    scenario as the table of ``judge`` (default: the strong one)."""
     p = Path(path)
     if p.is_dir():
         run = p / "run.json"
         if not run.exists():
             raise SimsymError(f"{p}: not a run directory (no run.json) and not a scenario file")
         meta = json.loads(run.read_text())
-        return load_scenario(meta["scenario_file"]), meta["games"], meta["seed"]
-    sc = load_scenario(p)
+        sc = load_scenario(meta["scenario_file"]).judge(judge or meta.get("judge"))
+        return sc, meta["games"], meta["seed"]
+    sc = load_scenario(p).judge(judge)
     return sc, sc.games, sc.seed
 
 
-def compare(a_path: str, b_path: str, games=None, seed=None, jobs=1, progress=None):
-    A_sc, a_games, a_seed = resolve(a_path)
-    B_sc, _, _ = resolve(b_path)
+def compare(a_path: str, b_path: str, games=None, seed=None, jobs=1, progress=None,
+            judge: str | None = None):
+    A_sc, a_games, a_seed = resolve(a_path, judge)
+    B_sc, _, _ = resolve(b_path, judge)
     if A_sc.players != B_sc.players:
         raise SimsymError(f"A has {A_sc.players} players and B {B_sc.players}: compare tables "
                           "of the same size (use simsym sweep over players)")

@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
-                               seed_option)
+from simsym.cli.common import (games_option, jobs_option, judge_option, out_dir, out_option,
+                               quiet_option, seed_option)
 from simsym.scenario import load_scenario
 
 
@@ -22,14 +22,15 @@ from simsym.scenario import load_scenario
 @jobs_option
 @out_option("reports/<scenario>-ablation/")
 @quiet_option
-def ablate(scenario_path, names, games, seed, jobs, out, quiet):
+@judge_option
+def ablate(scenario_path, names, games, seed, jobs, out, judge, quiet):
     """Replay the same seeds with each card removed; the change in mean score, length, seat
     gap and strategies' win shares, with paired intervals."""
     from simsym.ablate import ablate as run_ablation
     from simsym.ablate import write_ablation
     from simsym.run.executor import Progress
 
-    sc = load_scenario(scenario_path)
+    sc = load_scenario(scenario_path).judge(judge)
     names = list(names) or sc.cards.names
     for n in names:
         sc.cards.lookup(n, key="--cards")

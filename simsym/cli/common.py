@@ -42,3 +42,13 @@ def out_dir(out, name: str) -> Path:
     """``--out`` if given, else ``reports/<name>/`` under the current directory: a command's
     outputs land where the user runs it, never inside the installed package."""
     return Path(out) if out else Path("reports") / name
+
+
+def judge_option(f):
+    """--judge: which of a judged scenario's two tables plays (`judges:`)."""
+    return click.option(
+        "--judge", type=click.Choice(["strong", "fast"]), default=None,
+        help="A scenario judged by two tables (`judges:`): play the strong table (the "
+             "verdict to trust) or the fast scripted one [default: strong; a run directory: "
+             "the table it holds]. A scenario that names its own `strategies:` plays them "
+             "whatever this says.")(f)

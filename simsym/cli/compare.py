@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from simsym.cli.common import (MAX_GAMES, games_option, jobs_option, out_dir, out_option,
-                               quiet_option, seed_option)
+from simsym.cli.common import (MAX_GAMES, games_option, jobs_option, judge_option, out_dir,
+                               out_option, quiet_option, seed_option)
 from simsym.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
 from simsym.errors import SimsymError
 
@@ -44,9 +44,10 @@ fail_on_option = click.option(
               help="With --until-decided: the cap on games each [default: A's games].")
 @click.option("--block", type=click.IntRange(1), default=200, show_default=True,
               help="With --until-decided: games a paired block (whole deals).")
+@judge_option
 @quiet_option
 def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, delta, alpha,
-                beta, max_games, block, quiet):
+                beta, max_games, block, judge, quiet):
     """Run A and B (scenario files or run directories) on the same seeds and deals, and
     report per seat and per card A, B and the difference with a paired interval.
 
@@ -58,8 +59,8 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     from simsym.run.executor import Progress
     from simsym.run.lock import out_dir_lock
 
-    a_sc, a_games, a_seed = resolve(a)
-    b_sc = resolve(b)[0]
+    a_sc, a_games, a_seed = resolve(a, judge)
+    b_sc = resolve(b, judge)[0]
     out = out_dir(out, f"compare-{a_sc.name}-vs-{b_sc.name}")
     jobs = jobs or os.cpu_count() or 1
     if until_decided:
@@ -81,7 +82,8 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
                                              else seed, block=block, max_games=cap,
                                              jobs=jobs, on_games=bar.update)
             else:
-                c = compare(a, b, games=games, seed=seed, jobs=jobs, progress=bar.update)
+                c = compare(a, b, games=games, seed=seed, jobs=jobs, progress=bar.update,
+                            judge=judge)
         finally:
             bar.close()
         failed = check_fail_on(c, rules)

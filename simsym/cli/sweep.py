@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
-                               seed_option)
+from simsym.cli.common import (games_option, jobs_option, judge_option, out_dir, out_option,
+                               quiet_option, seed_option)
 from simsym.scenario import load_scenario
 
 
@@ -25,7 +25,9 @@ from simsym.scenario import load_scenario
 @jobs_option
 @out_option("reports/<scenario>-sweep/")
 @quiet_option
-def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, quiet):
+@judge_option
+def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, judge,
+          quiet):
     """Run the scenario once per value on the same seed and plot the metrics against it.
 
     A `sweep: {strategies: [...]}` in the scenario runs each listed mirror table on the same
@@ -37,7 +39,7 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, qu
     from simsym.run.lock import out_dir_lock
     from simsym.sweep import run_sweep, sweep_spec, write_sweep
 
-    sc = load_scenario(scenario_path)
+    sc = load_scenario(scenario_path).judge(judge)
     vals = [yaml.safe_load(v) if rule else v for v in values]
     kind, target, vals = sweep_spec(sc, card, rule, players, vals)
     games = games or sc.games

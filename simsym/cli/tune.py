@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from simsym.cli.common import jobs_option, out_dir, out_option, quiet_option
+from simsym.cli.common import jobs_option, judge_option, out_dir, out_option, quiet_option
 
 
 @click.command("tune")
@@ -17,7 +17,8 @@ from simsym.cli.common import jobs_option, out_dir, out_option, quiet_option
 @click.option("--force", is_flag=True, help="Start over in an --out that holds a tune.")
 @jobs_option
 @quiet_option
-def tune(spec_path, out, resume, force, jobs, quiet):
+@judge_option
+def tune(spec_path, out, resume, force, jobs, judge, quiet):
     """Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md) on
     the same deals for every candidate, re-measure the best on held-out deals, confirm the
     winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv."""
@@ -26,7 +27,7 @@ def tune(spec_path, out, resume, force, jobs, quiet):
     from simsym.tune_report import run_tune
     from simsym.tune_spec import parse_tune
 
-    sc = load_scenario(spec_path)
+    sc = load_scenario(spec_path).judge(judge)
     if "tune" not in sc.raw:
         from simsym.errors import InputError
 
