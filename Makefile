@@ -97,7 +97,7 @@ report: $(STAMP)
 	  elif grep -q "^train:" $$f; then \
 	    echo "(the learned player's training: make model)"; \
 	  else \
-	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( [ $$name = base ] && echo $(BASE_FLAGS) ) \
+	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( case $$name in base|base-judged) echo $(BASE_FLAGS);; esac ) \
 	      $$( [ $$name = base-lookahead ] && echo --chunk-size 500 ); \
 	  fi; \
 	done
