@@ -97,6 +97,15 @@ def test_bad_judges_exit_2_from_the_command_line(tmp_path):
     assert res.exit_code == 2 and "no judges" in res.output
 
 
+def test_one_judge_alone_goes_beside_the_judged_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["run", _abs(BASE), "--games", "40", "--jobs", "1",
+                                   "--judge", "fast", "--no-report", "-q"])
+    assert res.exit_code == 0, res.output
+    run = json.loads((tmp_path / "reports" / "base-judged-fast" / "run.json").read_text())
+    assert run["judge"] == "fast" and not (tmp_path / "reports" / "base-judged").exists()
+
+
 def _card_frame(marks: dict) -> pd.DataFrame:
     return pd.DataFrame([{"card": c, "iwd": v, "iwd_mark": m} for c, (v, m) in marks.items()])
 

@@ -38,11 +38,12 @@ from simsym.scenario import load_scenario
 @click.option("--force", is_flag=True, help="Overwrite a run directory of another scenario.")
 @click.option("--verify-compensation", is_flag=True,
               help="Re-run on the same deals with the suggested seat compensation and show "
-                   "the seats after it in the report.")
+                   "the seats after it in the report (a scenario with `judges:`: on fresh "
+                   "deals, under both tables).")
 @click.option("--judge", type=click.Choice(["both", "fast", "strong"]), default="both",
               show_default=True,
-              help="A scenario judged by two tables (`judges:`, the default): run both on the "
-                   "same deals, or only one of them.")
+              help="A scenario with `judges:`: run both tables on the same deals, or only "
+                   "one of them [default --out: reports/<scenario name>-<judge>/].")
 @click.option("--report/--no-report", default=True, show_default=True,
               help="Also write report.md with its plots (simsym report RUN_DIR).")
 @quiet_option
@@ -56,7 +57,11 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     games = games or scenario.games
     seed = scenario.seed if seed is None else seed
     jobs = jobs or os.cpu_count() or 1
-    out = out_dir(out, scenario.name)
+    if judge != "both" and not scenario.judges:
+        raise click.UsageError(f"--judge {judge}: {scenario_path} names its own table "
+                               "(`strategies:`), it has no judges")
+    # one judge's table alone goes beside the judged run's directory, not over it
+    out = out_dir(out, scenario.name if judge == "both" else f"{scenario.name}-{judge}")
     if scheduler and executor != "dask":
         raise click.UsageError("--scheduler goes with --executor dask")
     if executor == "dask" and engine != "numba":
@@ -71,9 +76,6 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         from simsym.engine import setup_for
 
         setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
-    if judge != "both" and not scenario.judges:
-        raise click.UsageError(f"--judge {judge}: {scenario_path} names its own table "
-                               "(`strategies:`), it has no judges")
     if scenario.judges and judge == "both":
         return _run_judged(scenario, games, seed, out, jobs, engine, search, save_games,
                            chunk_size, executor, scheduler, resume, force,

@@ -11,12 +11,14 @@ from simsym.run.output import write_json
 from simsym.run.summary import build_summary
 
 
-def _seats(summary):
+def seats_of(summary: dict) -> list[dict]:
+    """Each seat's win rate, its interval and mean score."""
     return [{k: s[k] for k in ("seat", "win_rate", "ci95", "mean_score")}
             for s in summary["seats"]]
 
 
-def _gap(summary):
+def gap_of(summary: dict) -> float:
+    """The best seat's win rate minus the worst's."""
     wr = [s["win_rate"] for s in summary["seats"]]
     return round(max(wr) - min(wr), 6)
 
@@ -31,7 +33,7 @@ def verify_compensation(scenario, summary: dict, games: int, seed: int, out: Pat
                           on_chunk=progress and (lambda res, done: progress(done)))
     after = build_summary(after_sc, totals, games, seed)
     result = {"suggested": comp, "games": games, "seed": seed,
-              "seats_before": _seats(summary), "seats_after": _seats(after),
-              "gap_before": _gap(summary), "gap_after": _gap(after)}
+              "seats_before": seats_of(summary), "seats_after": seats_of(after),
+              "gap_before": gap_of(summary), "gap_after": gap_of(after)}
     write_json(Path(out) / "compensation.json", result)
     return result

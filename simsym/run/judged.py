@@ -15,6 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from simsym.analysis.seats import compensation
+from simsym.run.compensation import gap_of as _gap
+from simsym.run.compensation import seats_of as _seats
 from simsym.run.executor import Progress, run_games
 from simsym.run.output import prepare_out_dir, write_json
 from simsym.run.summary import build_summary
@@ -24,16 +26,6 @@ FAST_DIR = "fast"
 JUDGES_JSON = "judges.json"
 SKILL_GAMES = 20_000  # games of the mixed table that measures the skill gap
 FRESH = 1  # the compensation is verified on the deals of seed + FRESH: fresh deals
-
-
-def _gap(summary: dict) -> float:
-    wr = [s["win_rate"] for s in summary["seats"]]
-    return round(max(wr) - min(wr), 6)
-
-
-def _seats(summary: dict) -> list[dict]:
-    return [{k: s[k] for k in ("seat", "win_rate", "ci95", "mean_score")}
-            for s in summary["seats"]]
 
 
 def _finished(sc, out: Path, games: int, seed: int) -> dict | None:
