@@ -98,8 +98,9 @@ def test_bad_judges_exit_2_from_the_command_line(tmp_path):
 
 
 def test_one_judge_alone_goes_beside_the_judged_run(tmp_path, monkeypatch):
+    scenario = _abs(BASE)
     monkeypatch.chdir(tmp_path)
-    res = CliRunner().invoke(cli, ["run", _abs(BASE), "--games", "40", "--jobs", "1",
+    res = CliRunner().invoke(cli, ["run", scenario, "--games", "40", "--jobs", "1",
                                    "--judge", "fast", "--no-report", "-q"])
     assert res.exit_code == 0, res.output
     run = json.loads((tmp_path / "reports" / "base-judged-fast" / "run.json").read_text())
