@@ -50,6 +50,12 @@ def _abs(p):
     return str(Path(p).resolve())
 
 
+def test_validate_names_the_judges():
+    res = CliRunner().invoke(cli, ["validate", BASE])
+    assert res.exit_code == 0, res.output
+    assert "mirror seating, judges fast greedy, strong learned" in res.output
+
+
 def test_judges_named_in_the_file(tmp_path):
     sc = load_scenario(_write(tmp_path, f"extends: {_abs('scenarios/base.yaml')}\njudges:\n"
                                         "  fast: patient\n"

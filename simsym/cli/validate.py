@@ -9,11 +9,15 @@ from simsym.errors import SimsymError
 
 def describe(scenario) -> str:
     """One line on a scenario that loaded: what the games will be played with."""
-    strategies = ", ".join(s.label for s in scenario.strategies)
+    if scenario.judges:
+        tables = "judges " + ", ".join(f"{role} {s.label}"
+                                       for role, s in scenario.judges.items())
+    else:
+        tables = "strategies " + ", ".join(s.label for s in scenario.strategies)
     ladder = ", ".join(s.label for s in scenario.ladder)
     return (f"{len(scenario.cards)} cards ({scenario.cards.deck_size} in the deck), "
             f"{scenario.players} players, {scenario.seating} seating, "
-            f"strategies {strategies}" + (f"; ladder {ladder}" if ladder else ""))
+            f"{tables}" + (f"; ladder {ladder}" if ladder else ""))
 
 
 @click.command("validate")
