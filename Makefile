@@ -78,26 +78,45 @@ golden: $(STAMP)
 # Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
 # (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`
 # reports/<name>-ladder/, with a `tune:` reports/<name>-tune/; Python-class strategies run
-# in the reference engine with the compiled search).
+# in the reference engine with the compiled search). REPORTS picks the scenario files.
 # Played chunks are cached in .cache/chunks (simsym/run/cache.py): base-lookahead runs in
 # blocks of 500 games, the strength sweep's, so the sweep's lookahead table reuses its games.
+# Each command ends by writing inputs.json beside its report (simsym/report_inputs.py: the
+# scenario's files, the flags, the game code's hash).
 REPORT_FLAGS ?= -q --force
+REPORTS ?= scenarios/*.yaml
+# Each scenario's report command, `simsym $$args` (empty for the training spec), handed to $(1).
+report_each = set -e; for f in $(REPORTS); do \
+	  name=$$(basename $$f .yaml); \
+	  if grep -q "family: python" $$f; then \
+	    args="run $$f $(REPORT_FLAGS) --engine python --search numba"; \
+	  elif grep -q "^sweep:" $$f; then \
+	    args="sweep $$f -q"; \
+	  elif grep -q "^ladder:" $$f; then \
+	    args="ladder $$f -q"; \
+	  elif grep -q "^tune:" $$f; then \
+	    args="tune $$f -q --force"; \
+	  elif grep -q "^train:" $$f; then \
+	    args=""; \
+	  else \
+	    args="run $$f $(REPORT_FLAGS)$$(case $$name in base) echo " $(BASE_FLAGS)";; esac)"; \
+	    args="$$args$$(case $$name in base-lookahead) echo " --chunk-size 500";; esac)"; \
+	  fi; \
+	  $(1); \
+	done
+report_run = echo "== $$name"; if [ -n "$$args" ]; then $(BIN)/simsym $$args; \
+	  else echo "(the learned player's training: make model)"; fi
 report: export SIMSYM_CACHE = $(CURDIR)/.cache/chunks
 report: $(STAMP)
-	@set -e; for f in scenarios/*.yaml; do \
-	  name=$$(basename $$f .yaml); echo "== $$name"; \
-	  if grep -q "family: python" $$f; then \
-	    $(BIN)/simsym run $$f $(REPORT_FLAGS) --engine python --search numba; \
-	  elif grep -q "^sweep:" $$f; then \
-	    $(BIN)/simsym sweep $$f -q; \
-	  elif grep -q "^ladder:" $$f; then \
-	    $(BIN)/simsym ladder $$f -q; \
-	  elif grep -q "^tune:" $$f; then \
-	    $(BIN)/simsym tune $$f -q --force; \
-	  elif grep -q "^train:" $$f; then \
-	    echo "(the learned player's training: make model)"; \
-	  else \
-	    $(BIN)/simsym run $$f $(REPORT_FLAGS) $$( case $$name in base|base-judged) echo $(BASE_FLAGS);; esac ) \
-	      $$( [ $$name = base-lookahead ] && echo --chunk-size 500 ); \
-	  fi; \
-	done
+	@$(call report_each,$(report_run))
+
+# Only the reports whose inputs changed since they were made: a report whose inputs.json
+# matches the scenario's files, the flags and the game code now is skipped (`make report`
+# regenerates every one). PLAN=1 prints instead the balance workflow's jobs (OLD=DIR: the
+# base branch's checkout, for the scenarios a pull request changed) and the code hash.
+.PHONY: report-changed
+report_inputs = $(BIN)/python -m simsym.report_inputs \
+	$(if $(PLAN),plan $(if $(OLD),--old $(OLD)),run $(BIN)/simsym)
+report-changed: export SIMSYM_CACHE = $(CURDIR)/.cache/chunks
+report-changed: $(STAMP)
+	@($(call report_each,[ -z "$$args" ] || echo "$$args")) | $(report_inputs)

@@ -7,6 +7,11 @@ scenario fingerprint: cards, rules, table, strategies) are compared on the same 
 (`simsym compare OLD_FILE NEW_FILE`), each into OUT/NAME/, and the verdicts are gathered in
 OUT/summary.md. Scenarios whose strategies are Python classes cannot run in the numba
 engine and are listed as skipped, as are new scenarios (nothing to compare with).
+
+A scenario with `judges:` is compared as one judge's table (``judge``: "strong", the
+default, or "fast"), on both sides; summary.md says which table judged each scenario.
+``only`` restricts everything to the scenarios of those names (file names without .yaml):
+the balance workflow compares the slow scenarios each in a job of its own.
 """
 
 from __future__ import annotations
@@ -28,15 +33,34 @@ class Pair:
     old: Path
     new: Path
     note: str = ""  # why it is not compared; empty for a changed scenario
+    table: str = ""  # which table plays on each side (a judge's, or its own)
 
 
-def scenario_pairs(old_root: Path, new_root: Path) -> list[Pair]:
-    """Every scenario file of NEW with what happens to it (note empty: compare it)."""
+def table_of(sc, judge: str | None) -> str:
+    """Which table of a scenario is played: one judge's, or its own `strategies:`."""
+    labels = ", ".join(s.label for s in sc.judge(judge).strategies)
+    if sc.judges:
+        return f"the {judge or 'strong'} judge's table ({labels})"
+    return f"its own table ({labels})"
+
+
+def scenario_pairs(old_root: Path, new_root: Path, judge: str | None = None,
+                   only=None) -> list[Pair]:
+    """Every scenario file of NEW (or those named in ``only``) with what happens to it
+    (note empty: compare it), a judged scenario as the table of ``judge`` (default strong)."""
     new_dir, old_dir = Path(new_root) / "scenarios", Path(old_root) / "scenarios"
     if not old_dir.is_dir():
         raise SimsymError(f"{old_root}: not a simsym checkout (no scenarios/ directory)")
+    files = sorted(new_dir.glob("*.yaml"))
+    if only is not None:
+        names = {p.stem for p in files}
+        unknown = sorted(set(only) - names)
+        if unknown:
+            raise SimsymError(f"--only {', '.join(unknown)}: no such scenario in "
+                              f"{new_dir}; allowed: " + ", ".join(sorted(names)))
+        files = [p for p in files if p.stem in set(only)]
     pairs = []
-    for new in sorted(new_dir.glob("*.yaml")):
+    for new in files:
         old = old_dir / new.name
         pair = Pair(new.stem, old, new)
         pairs.append(pair)
@@ -44,7 +68,7 @@ def scenario_pairs(old_root: Path, new_root: Path) -> list[Pair]:
             pair.note = "new scenario (nothing to compare with)"
             continue
         b = load_scenario(new)  # a broken scenario in the branch is an error
-        if any(s.family not in BUILT_IN for s in b.strategies):
+        if any(s.family not in BUILT_IN for s in b.judge(judge).strategies):
             pair.note = "strategies written in Python (the numba engine cannot run them)"
             continue
         try:
@@ -52,31 +76,39 @@ def scenario_pairs(old_root: Path, new_root: Path) -> list[Pair]:
         except SimsymError as e:
             pair.note = f"the old tree's file does not load ({str(e).splitlines()[0]})"
             continue
+        ta, tb = table_of(a, judge), table_of(b, judge)
+        pair.table = f"Table: {tb}" if ta == tb else f"Tables: A {ta}; B {tb}"
         if a.players != b.players:
             pair.note = f"players changed ({a.players} -> {b.players})"
-        elif fingerprint(a) == fingerprint(b):
+        elif fingerprint(a.judge(judge)) == fingerprint(b.judge(judge)):
             pair.note = "unchanged"
     return pairs
 
 
 def compare_tree(old_root, new_root, out: Path, *, games=None, seed=None, jobs=1,
-                 rules=(), progress=None, say=lambda msg: None) -> tuple[Path, list[str]]:
-    """Compare each changed scenario; write OUT/NAME/compare.md and OUT/summary.md.
-    Returns summary.md's path and the ``--fail-on`` failures (as "NAME: failure")."""
-    pairs = scenario_pairs(Path(old_root), Path(new_root))
+                 rules=(), progress=None, say=lambda msg: None, judge: str | None = None,
+                 only=None) -> tuple[Path, list[str]]:
+    """Compare each changed scenario (a judged one as the table of ``judge``, default the
+    strong one); write OUT/NAME/compare.md and OUT/summary.md. Returns summary.md's path and
+    the ``--fail-on`` failures (as "NAME: failure")."""
+    pairs = scenario_pairs(Path(old_root), Path(new_root), judge=judge, only=only)
     changed = [p for p in pairs if not p.note]
-    lines = [f"Scenarios of this tree compared with {old_root} on the same deals.", ""]
+    role = judge or "strong"
+    lines = [f"Scenarios of this tree compared with {old_root} on the same deals; a "
+             f"scenario with `judges:` as its {role} judge's table (`--judge {role}`).", ""]
     failures = []
     done = 0
     for p in changed:
         say(f"{p.name}: comparing the old and the new scenario ...")
         c = compare(str(p.old), str(p.new), games=games, seed=seed, jobs=jobs,
-                    progress=progress and (lambda n, base=done: progress(base + n)))
+                    progress=progress and (lambda n, base=done: progress(base + n)),
+                    judge=judge)
         done += 2 * c.games
         failed = check_fail_on(c, rules)
         write_report(c, out / p.name, failed)
         failures += [f"{p.name}: {f}" for f in failed]
-        lines += [f"### {p.name}", "", *verdict(c, failed),
+        lines += [f"### {p.name}", "", *verdict(c, failed), *([f"- {p.table}"] if p.table
+                                                               else []),
                   f"- Details: [{p.name}/compare.md]({p.name}/compare.md)", ""]
     if not changed:
         lines += ["No scenario's games changed.", ""]

@@ -92,6 +92,87 @@ def test_a_gate_crossed_in_a_changed_scenario_exits_3(tmp_path):
     assert "**FAILED** `--fail-on seat-gap>0pp" in (tmp_path / "out" / "summary.md").read_text()
 
 
+def judged_tree(root: Path, plato: str = "4I; IO") -> Path:
+    """A checkout whose base is judged by two tables (greedy fast, learned strong), written
+    here so the test does not depend on what scenarios/base.yaml names."""
+    import re
+
+    (root / "scenarios" / "cards").mkdir(parents=True)
+    cards = (SCENARIOS / "cards" / "symposion.yaml").read_text()
+    cards, n = re.subn(r'(?m)^(\s*Plato:\s*).*$', lambda m: f'{m[1]}"{plato}"', cards)
+    assert n == 1
+    (root / "scenarios" / "cards" / "symposion.yaml").write_text(cards)
+    (root / "scenarios" / "base.yaml").write_text(
+        "name: base\ncards: cards/symposion.yaml\nplayers: 4\nseating: mirror\n"
+        "judges: {fast: greedy, strong: learned}\ngames: 100000\nseed: 20261130\n")
+    (root / "scenarios" / "greedy.yaml").write_text(
+        "extends: base.yaml\nname: greedy\nstrategies: [greedy]\n")
+    return root
+
+
+def seats_table(md: str) -> str:
+    return md.split("## Seats\n\n")[1].split("\n\n")[0]
+
+
+@pytest.mark.parametrize("judge", [None, "fast"])
+def test_a_judged_scenario_is_compared_as_the_judge_named_on_the_same_deals(tmp_path, judge):
+    """--judge strong (the default) or fast: both sides of a judged scenario play that
+    judge's table, on the deals `simsym compare --judge` plays, and summary.md says which
+    table judged; a scenario with its own `strategies:` plays them whatever --judge says."""
+    from simsym.compare import compare, verdict
+
+    old, new = judged_tree(tmp_path / "old"), judged_tree(tmp_path / "new", plato="6I; IO")
+    out = tmp_path / "out"
+    r = compare_tree(old, new, out, *(["--judge", judge] if judge else []))
+    assert r.exit_code == 0, r.output
+    role, table = ("fast", "greedy") if judge else ("strong", "learned")
+    summary = (out / "summary.md").read_text()
+    assert f"a scenario with `judges:` as its {role} judge's table (`--judge {role}`)" \
+        in summary
+    base = summary.split("### base\n")[1].split("###")[0]
+    assert f"- Table: the {role} judge's table ({table})" in base
+    assert "- Table: its own table (greedy)" in summary.split("### greedy\n")[1]
+    # the same games as `simsym compare --judge ROLE` of the two files
+    c = compare(str(old / "scenarios" / "base.yaml"), str(new / "scenarios" / "base.yaml"),
+                games=200, jobs=1, judge=role)
+    assert "\n".join(verdict(c, [])) in base
+    md = (out / "base" / "compare.md").read_text()
+    direct = CliRunner().invoke(main, ["compare", str(old / "scenarios" / "base.yaml"),
+                                       str(new / "scenarios" / "base.yaml"), "--games", "200",
+                                       "--jobs", "1", "--judge", role, "-q", "--out",
+                                       str(tmp_path / "direct")])
+    assert direct.exit_code == 0, direct.output
+    assert seats_table(md) == seats_table((tmp_path / "direct" / "compare.md").read_text())
+
+
+def test_the_two_judges_tables_give_two_comparisons(tmp_path):
+    old, new = judged_tree(tmp_path / "old"), judged_tree(tmp_path / "new", plato="6I; IO")
+    for role in ("strong", "fast"):
+        assert compare_tree(old, new, tmp_path / role, "--judge", role).exit_code == 0
+    strong, fast = (seats_table((tmp_path / role / "base" / "compare.md").read_text())
+                    for role in ("strong", "fast"))
+    assert strong != fast
+    # the scenario naming its own table plays the same games under either --judge
+    assert (seats_table((tmp_path / "strong" / "greedy" / "compare.md").read_text())
+            == seats_table((tmp_path / "fast" / "greedy" / "compare.md").read_text()))
+
+
+def test_only_compares_the_scenarios_named(tmp_path):
+    old = tree(tmp_path / "old")
+    new = tree(tmp_path / "new", nerf="3I; IO", plato="6I; IO")  # base and plato-nerf change
+    r = compare_tree(old, new, tmp_path / "out", "--only", "plato-nerf")
+    assert r.exit_code == 0, r.output
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "### plato-nerf" in summary and "base" not in summary.split("###")[-1]
+    assert "### base" not in summary and "python-strategy" not in summary
+    r = compare_tree(old, new, tmp_path / "both", "--only", "base, plato-nerf")
+    summary = (tmp_path / "both" / "summary.md").read_text()
+    assert "### base" in summary and "### plato-nerf" in summary
+    r = compare_tree(old, new, tmp_path / "bad", "--only", "plato-nerv")
+    assert r.exit_code == 2 and "--only plato-nerv: no such scenario" in r.output
+    assert "allowed: base, plato-nerf, python-strategy" in r.output
+
+
 # --- --fail-on in percentage points -----------------------------------------------------
 
 def test_fail_on_takes_pp_and_fractions_and_refuses_a_bare_number_above_one():

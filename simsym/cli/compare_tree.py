@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
-                               seed_option)
+from simsym.cli.common import (games_option, jobs_option, judge_option, out_dir, out_option,
+                               quiet_option, seed_option)
 from simsym.cli.compare import fail_on_option, report_failures
 from simsym.compare import parse_fail_on
 
@@ -23,11 +23,17 @@ from simsym.compare import parse_fail_on
 @jobs_option
 @out_option("reports/compare/")
 @fail_on_option
+@judge_option
+@click.option("--only", multiple=True, metavar="NAMES",
+              help="Only these scenarios (file names without .yaml; repeatable, or several "
+                   "in one value separated by spaces or commas).")
 @quiet_option
-def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, quiet):
+def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, judge, only, quiet):
     """Compare the scenarios of NEW whose games differ from OLD's (cards, rules, table or
     strategies, with their card files and `extends`), each on the same deals; write
-    OUT/NAME/compare.md for each and the verdicts in OUT/summary.md.
+    OUT/NAME/compare.md for each and the verdicts in OUT/summary.md. A scenario with
+    `judges:` plays its strong judge's table on both sides (--judge fast: the other), and
+    summary.md says which table judged it.
 
     \b
     git worktree add /tmp/base origin/main
@@ -40,15 +46,18 @@ def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, quiet):
 
     rules = parse_fail_on(fail_on)
     out = out_dir(out, "compare")
-    changed = [p for p in scenario_pairs(Path(old), Path(new)) if not p.note]
-    total = sum(2 * (games or resolve(str(p.old))[1]) for p in changed)
+    only = [n for value in only for n in value.replace(",", " ").split()] if only else None
+    changed = [p for p in scenario_pairs(Path(old), Path(new), judge=judge, only=only)
+               if not p.note]
+    total = sum(2 * (games or resolve(str(p.old), judge)[1]) for p in changed)
     bar = Progress(total, not quiet and sys.stderr.isatty())
     say = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     with out_dir_lock(out, "compare-tree"):
         try:
             path, failed = compare_tree(old, new, out, games=games, seed=seed,
                                         jobs=jobs or os.cpu_count() or 1, rules=rules,
-                                        progress=bar.update, say=say)
+                                        progress=bar.update, say=say, judge=judge,
+                                        only=only)
         finally:
             bar.close()
     if not quiet:

@@ -77,6 +77,9 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
         "games_per_second": round(total / (t1 - t0), 1) if t1 > t0 else None,
         "versions": {name: version(name) for name in ("simsym", "openskill", "choix")},
     })
+    from simsym.report_inputs import record_inputs
+
+    record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
         click.echo(f"{'':>4}  {'strategy':<32} {'rating (95%)':>21}  {'win share':>9}")
         for e in entries:

@@ -64,6 +64,9 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, ju
             path = write_tables(res, out)
         else:
             path = write_sweep(df, sc, kind, target, games, seed, out)
+        from simsym.report_inputs import record_inputs
+
+        record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
         click.echo(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         click.echo(f"wrote {path}")
