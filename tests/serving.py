@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
+import yaml
 
 from simsym.scenario import REPO_ROOT
 
@@ -29,18 +30,34 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def scenarios_copy(dest: Path) -> Path:
-    """base.yaml and its card file in ``dest`` (saves land there, not in the repository)."""
-    shutil.copy(REPO_ROOT / "scenarios" / "base.yaml", dest / "base.yaml")
+# The two judges of a judged copy (docs/scenarios.md, `judges:`).
+JUDGES = {"fast": "greedy", "strong": "learned"}
+
+
+def scenarios_copy(dest: Path, judged: bool = False) -> Path:
+    """base.yaml and its card file in ``dest`` (saves land there, not in the repository).
+
+    The copy's table is set here, whatever the repository's base.yaml names: four greedy
+    players of its own (`strategies: [greedy]`, no judge to pick), or with ``judged`` the
+    judges greedy (fast) and learned (strong)."""
+    data = yaml.safe_load((REPO_ROOT / "scenarios" / "base.yaml").read_text())
+    data.pop("judges", None)
+    data.pop("strategies", None)
+    if judged:
+        data["judges"] = dict(JUDGES)
+    else:
+        data["strategies"] = ["greedy"]
+    (dest / "base.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     shutil.copytree(REPO_ROOT / "scenarios" / "cards", dest / "cards")
     return dest / "base.yaml"
 
 
 @contextmanager
-def serving(scenario: Path, *args, timeout: float = 120):
-    """Yield (process, base URL) of `simsym serve SCENARIO` once it answers."""
+def serving(scenario: Path, *args, timeout: float = 120, env: dict | None = None):
+    """Yield (process, base URL) of `simsym serve SCENARIO` once it answers. ``env``: more
+    environment variables for it."""
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    env = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join(
         [str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     proc = subprocess.Popen([sys.executable, "-m", "simsym.cli.main", "serve", str(scenario),
                              "--port", str(port), *args], env=env, stdout=subprocess.PIPE,

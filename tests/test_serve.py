@@ -2,12 +2,13 @@
 tests/test_workbench_e2e.py).
 
 One app (and one worker process) serves the module; it runs on a copy of the scenarios
-folder, so saves land in a temporary directory.
+folder, so saves land in a temporary directory. Its base names its own table (four greedy
+players); a second app serves a copy judged by two tables (greedy fast, learned strong),
+whose judge the page picks.
 """
 
 import os
 import re
-import shutil
 import signal
 import time
 from html import unescape
@@ -18,19 +19,19 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from simsym.errors import SimsymError
 from simsym.scenario import REPO_ROOT, load_scenario
 from simsym.serve.app import create_app
-from simsym.serve.variant import base_fields
-from tests.serving import KRATER, LONG_RUN
+from simsym.serve.variant import Variant, base_fields, check
+from tests.serving import KRATER, LONG_RUN, scenarios_copy
 
 HX = {"HX-Request": "true"}
 URL = "http://127.0.0.1:8765"
 
 
 def copy_scenarios(dest: Path) -> Path:
-    shutil.copy(REPO_ROOT / "scenarios" / "base.yaml", dest / "base.yaml")
-    shutil.copytree(REPO_ROOT / "scenarios" / "cards", dest / "cards")
-    return dest / "base.yaml"
+    """The base game of four greedy players (its own table), with its card file."""
+    return scenarios_copy(dest)
 
 
 @pytest.fixture(scope="module")
@@ -248,6 +249,7 @@ def test_a_run_streams_looks_and_matches_simsym_compare(client, app, form, folde
     # the stream: an update with the verdict, then "done"
     events = client.get(f"/jobs/{st.id}/events").text
     assert "event: update" in events and "B raises gih:Krater" in events
+    assert "under greedy players (its own table)" in events  # the one table that plays
     assert events.rstrip().endswith("data: finished")
     for name in ("trace", "seats", "cards"):
         png = client.get(f"/jobs/{st.id}/plots/{name}.png")
@@ -369,3 +371,147 @@ def test_an_installed_base_saves_beside_the_user(tmp_path, monkeypatch):
                       "mine")
     assert "extends: simsym:base" in text
     assert packaged.installed_name(REPO_ROOT / "scenarios" / "base.yaml") is None
+
+
+# --- judges: the table a comparison is played under -------------------------------------------
+
+@pytest.fixture(scope="module")
+def judged_app(tmp_path_factory):
+    """The base game judged by two tables (greedy fast, learned strong), as base.yaml is."""
+    folder = tmp_path_factory.mktemp("judged")
+    return create_app(scenarios_copy(folder, judged=True), reports_dir=folder, port=8765,
+                      jobs=1)
+
+
+@pytest.fixture(scope="module")
+def judged(judged_app):
+    with TestClient(judged_app, base_url=URL) as c:
+        yield c
+
+
+def judged_form(app, **changes):
+    return {**base_fields(app.state.session.base), "max_games": "2000", "block": "100",
+            **changes}
+
+
+def radios(html: str) -> dict[str, str]:
+    """The judge radios of the page: value -> its label, with "*" after the checked one."""
+    out = {}
+    for attrs, label in re.findall(r'<input type="radio" name="judge" ([^>]*)>([^<]*)</label>',
+                                   html):
+        value = re.search(r'value="(\w+)"', attrs)[1]
+        out[value] = label.strip() + (" *" if " checked" in attrs else "")
+    return out
+
+
+def test_a_judged_base_offers_the_judge_strong_by_default(judged, judged_app):
+    html = judged.get("/").text
+    assert radios(html) == {"strong": "strong (learned players) *", "fast": "fast (greedy players)"}
+    # the side panel shows the judges, and no table of its own in `strategies`
+    assert 'name="judges" value="{fast: greedy, strong: learned}"' in html
+    assert 'name="strategies" value=""' in html
+    assert "judged by learned (strong) and greedy (fast)" in html
+    assert judged_app.state.session.judge == "strong"
+
+
+def test_a_base_with_its_own_table_offers_no_judge(client):
+    html = client.get("/").text
+    assert radios(html) == {} and 'name="judges"' not in html
+    table = re.search(r'<div id="judge".*?<div id="warm"', html, re.S)[0]
+    assert "Table:</span> greedy players" in table and "no judge to choose" in table
+
+
+def test_a_card_edit_on_a_judged_base_keeps_the_judges(judged_app, tmp_path):
+    """The variant extends the base and restates the card only: each judge's table of the
+    variant is the base's under that judge but for the card."""
+    base = judged_app.state.session.base
+    v = Variant.from_form(base, judged_form(judged_app, **{f"text-{KRATER}": "2W, Container"}))
+    checked = check(base, v)
+    assert checked.problems == [] and checked.scenario.judges
+    assert "strategies" not in checked.text and "judges" not in checked.text
+    for role in ("strong", "fast"):
+        a, b = base.judge(role), checked.scenario.judge(role)
+        assert (a.judged_by, a.strategies) == (b.judged_by, b.strategies) \
+            == (role, [base.judges[role]])
+        assert (a.players, a.seating, a.rules) == (b.players, b.seating, b.rules)
+        differ = [(x.name, x.text, y.text) for x, y in zip(a.cards, b.cards)
+                  if (x.name, x.text, x.copies) != (y.name, y.text, y.copies)]
+        assert differ == [("Krater", "1W, Container", "2W, Container")]
+        assert len(a.cards) == len(b.cards)
+    # typing a table in `strategies` gives the variant that one table instead of the judges
+    own = check(base, Variant.from_form(base, judged_form(judged_app, strategies="[patient]")))
+    assert own.scenario.judges is None
+    assert own.scenario.judge("fast").strategies[0].family == "patient"
+    assert own.scenario.judge("strong").judged_by is None
+
+
+def test_each_judge_plays_and_names_its_table(judged, judged_app):
+    form = judged_form(judged_app, **{f"text-{KRATER}": "2W, Container"})
+    r = judged.post("/run", data=form, headers=HX)  # no judge in the form: the page's, strong
+    strong = wait_job(judged_app, job_id(r.text))
+    assert strong.status == "done", strong.error
+    html = unescape(judged.get(f"/jobs/{strong.id}").text)
+    assert re.search(r'id="judged-by"> — under learned players \(strong table\)<', html)
+    r = judged.post("/run", data={**form, "judge": "fast"}, headers=HX)
+    fast = wait_job(judged_app, job_id(r.text))
+    assert fast.status == "done" and not fast.cached  # another table: not the strong's result
+    assert fast.table == "under greedy players (fast table)"
+    assert "under greedy players (fast table)" in unescape(judged.get(f"/jobs/{fast.id}").text)
+    assert fast.looks[0]["cards"] != strong.looks[0]["cards"]
+    assert judged_app.state.session.judge == "fast"  # the page's pick from now on
+    assert 'value="fast" checked' in judged.get("/").text
+    # each judge's result is cached on its own, and says its table
+    again = judged.post("/run", data={**form, "judge": "strong"}, headers=HX).text
+    assert "(cached result)" in again and "under learned players (strong table)" in unescape(again)
+    hist = unescape(judged.get("/history").text)
+    assert '<div class="judged-by">under learned players (strong table)</div>' in hist
+
+
+def test_a_bad_judge_is_refused_in_one_line(judged, judged_app):
+    form = judged_form(judged_app, **{f"text-{KRATER}": "2W, Container"}, judge="medium")
+    for url in ("/run", "/judge"):
+        r = judged.post(url, data=form, headers=HX)
+        assert r.status_code == 400 and "judge 'medium': allowed: strong" in unescape(r.text)
+        assert "Traceback" not in r.text
+    with pytest.raises(SimsymError, match="judge 'medium'"):
+        create_app(REPO_ROOT / "scenarios" / "base.yaml", judge="medium", start_worker=False)
+
+
+def test_the_page_shows_the_tables_warming_up_then_ready(judged, judged_app):
+    mgr = judged_app.state.session.manager
+    end = time.monotonic() + 300
+    while 'data-warm="ready"' not in (html := judged.get("/warm").text):
+        assert 'hx-trigger="every 1s"' in html  # the page polls while a table warms
+        assert time.monotonic() < end, html
+        time.sleep(0.2)
+    assert f"the {judged_app.state.session.judge} table (" in html and ": ready" in html
+    assert "hx-trigger" not in html  # ready: no more polling
+    states = dict(mgr.warmth)
+    try:  # as a fresh worker shows it: the picked table warming, the other waiting its turn
+        mgr.warmth.update(strong="warming", fast="waiting")
+        r = judged.post("/judge", data={"judge": "strong"}, headers=HX).text
+        assert 'data-warm="warming"' in r
+        assert r.index('data-table="strong"') < r.index('data-table="fast"')
+        assert "warming up the strong table (learned players)" in unescape(r)
+        assert "the fast table (greedy players): waiting its turn" in unescape(r)
+    finally:
+        mgr.warmth.update(states)
+    r = judged.post("/judge", data={"judge": "fast"}, headers=HX).text
+    assert unescape(r).count("the fast table (greedy players): ready") == 1
+    assert judged_app.state.session.judge == "fast"
+
+
+def test_serve_takes_the_first_judge_from_the_command_line(monkeypatch, tmp_path):
+    from simsym.cli import serve as serve_cli
+    from simsym.cli.main import main
+
+    seen = []
+    monkeypatch.setattr(serve_cli, "_serve", lambda *a: seen.append(a[-1]))
+    for args, judge in (([], "strong"), (["--judge", "fast"], "fast")):
+        assert CliRunner().invoke(serve_cli.serve, args).exit_code == 0
+        assert seen[-1] == judge
+    res = CliRunner().invoke(main, ["serve", "--judge", "medium"])
+    assert res.exit_code == 2 and "'medium' is not one of 'strong', 'fast'" in res.output
+    app = create_app(scenarios_copy(tmp_path, judged=True), judge="fast", start_worker=False)
+    with TestClient(app, base_url=URL) as c:
+        assert radios(c.get("/").text)["fast"] == "fast (greedy players) *"

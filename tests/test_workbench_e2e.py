@@ -1,8 +1,9 @@
 """The workbench in a real browser: headless Chromium (Debian's) driven by Playwright against
 a real `simsym serve` process -- load the page, break a card's notation and see the error,
 fix it, run a comparison and see the verdict, deltas and plots, save the variant and find
-the file, go back in the history, open a run report -- and that process's shutdown, which
-no worker outlives.
+the file, go back in the history, open a run report; on a base judged by two tables, pick
+the judge and see the verdict name the table that played it -- and that process's
+shutdown, which no worker outlives.
 
 Screenshots go to $SIMSYM_SCREENSHOTS when set (docs/img/ for docs/workbench.md), else to
 the test's temporary directory.
@@ -54,6 +55,11 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
         expect(page.locator("#deck tbody tr")).to_have_count(len(load_scenario(scenario).cards))
         notation = page.get_by_label("notation of Krater")
         expect(notation).to_have_value("1W, Container")
+        # a base of its own strategies: the page names its one table and offers no judge
+        expect(page.locator("#judge")).to_contain_text("Table: greedy players")
+        expect(page.locator("#judge")).to_contain_text("no judge to choose")
+        expect(page.locator("input[name=judge]")).to_have_count(0)
+        expect(page.locator("#warm")).to_have_attribute("data-warm", "ready", timeout=300_000)
         page.screenshot(path=str(shots / "workbench-page.png"))
 
         # break the notation: the error shows on the card's row and in the problems list
@@ -77,8 +83,8 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
         expect(verdict).to_have_text(re.compile(r"^(B raises|B lowers|B does not|undecided)"),
                                      timeout=180_000)
         first = time.monotonic() - t0
-        expect(verdict).to_have_text("B raises gih:Krater: the test favours +2 pp over no change",
-                                     timeout=180_000)
+        expect(verdict).to_have_text("B raises gih:Krater: the test favours +2 pp over no change"
+                                     " — under greedy players (its own table)", timeout=180_000)
         expect(page.locator("#seat-deltas tr")).to_have_count(4 + 2)  # header, 4 seats, gap
         expect(page.locator("#card-deltas")).to_contain_text("Krater")
         plot = page.locator("img[alt='card strength change']")
@@ -113,6 +119,50 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
         page.wait_for_function("[...document.querySelectorAll('article img')]"
                                ".every(i => i.complete && i.naturalWidth > 0)")
         page.screenshot(path=str(shots / "workbench-report.png"))
+
+
+def test_the_judge_is_picked_on_the_page(tmp_path, browser):
+    """A judged base: the page offers both judges, strong checked, warms their tables at
+    start, and each verdict names the table that played it; picking fast plays greedy."""
+    from playwright.sync_api import expect
+
+    scenario = scenarios_copy(tmp_path, judged=True)
+    with serving(scenario, "--jobs", "1") as (proc, url):
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        page.goto(url + "/")
+        strong, fast = page.get_by_label("strong (learned players)"), \
+            page.get_by_label("fast (greedy players)")
+        expect(strong).to_be_checked()
+        expect(fast).not_to_be_checked()
+        # the tables warm up while the page is open (the state polls until ready)
+        expect(page.locator("#warm")).to_have_attribute("data-warm", "ready", timeout=300_000)
+        expect(page.locator("#warm")).to_contain_text("the strong table (learned players): ready")
+
+        page.get_by_label("notation of Krater").fill("2W, Container")
+        expect(page.locator("#problems")).to_contain_text("judged by learned (strong)")
+        page.get_by_label("max games").fill("2000")
+        t0 = time.monotonic()
+        page.locator("#run").click()
+        judged_by = page.locator("#judged-by")
+        expect(judged_by).to_have_text(" — under learned players (strong table)",
+                                       timeout=180_000)
+        print(f"\nstrong judge, click Run to the first verdict: {time.monotonic() - t0:.1f} s")
+        expect(page.locator("#verdict")).to_have_text(re.compile(r"^B raises gih:Krater"),
+                                                      timeout=180_000)
+        # one job at a time: the plots end it
+        expect(page.locator("#job .job")).to_have_attribute("data-status", "done",
+                                                            timeout=180_000)
+
+        fast.check()
+        expect(page.locator("#warm")).to_contain_text("the fast table (greedy players): ready")
+        t0 = time.monotonic()
+        page.locator("#run").click()
+        expect(judged_by).to_have_text(" — under greedy players (fast table)", timeout=180_000)
+        print(f"fast judge, click Run to the first verdict: {time.monotonic() - t0:.1f} s")
+        expect(page.locator("#history")).to_contain_text("under greedy players (fast table)",
+                                                         timeout=60_000)
+        page.reload()  # the server keeps the pick
+        expect(page.get_by_label("fast (greedy players)")).to_be_checked()
 
 
 def descendants(pid: int) -> list[psutil.Process]:

@@ -23,11 +23,19 @@ import click
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Processes a comparison plays on. 1 is the quickest to a first verdict: "
                    "a pool costs its start-up at every look (docs/workbench.md).")
-def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
+@click.option("--judge", type=click.Choice(["strong", "fast"]), default="strong",
+              show_default=True,
+              help="A scenario judged by two tables (`judges:`): the judge the page starts "
+                   "with, the strong table (the verdict to trust) or the fast scripted one; "
+                   "the page switches between them. Both are warmed up at start, this one "
+                   "first. A scenario that names its own `strategies:` plays them whatever "
+                   "this says.")
+def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, judge):
     """Edit SCENARIO's cards and rules in the browser and see each variant against it.
 
     A variant runs against the base on the same deals in a worker process, block by block,
-    until the sequential test decides (or the cap); progress streams to the page. Stop the
+    until the sequential test decides (or the cap); progress streams to the page. A judged
+    scenario is compared under the judge picked on the page (--judge at start). Stop the
     server with Ctrl-C: the worker stops with it.
     """
     import os
@@ -45,26 +53,29 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
         os.environ[ENV] = own_cache.name
     try:
         _serve(scenario or BASE_SCENARIO, port, host, scenarios_dir, reports_dir, allow_hosts,
-               jobs)
+               jobs, judge)
     finally:
         if own_cache is not None:
             os.environ.pop(ENV, None)
             own_cache.cleanup()
 
 
-def _serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs):
+def _serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, judge="strong"):
     import uvicorn
 
-    from simsym.serve.app import create_app
+    from simsym.serve.app import create_app, table_words
 
     app = create_app(scenario, scenarios_dir=scenarios_dir,
                      reports_dir=reports_dir, host=host, port=port, allowed_hosts=allow_hosts,
-                     jobs=jobs)
+                     jobs=jobs, judge=judge)
     sock = listen(host, port)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"simsym workbench on http://{shown}:{port}/ (base {app.state.session.base.path}"
-               f"; saves to {app.state.session.scenarios_dir}); Ctrl-C stops it", err=True)
+    base = app.state.session.base
+    table = (f"judge: {judge} ({table_words(base.judge(judge))}), picked on the page"
+             if base.judges else f"table: {table_words(base)}, its own strategies")
+    click.echo(f"simsym workbench on http://{shown}:{port}/ (base {base.path}; {table}; "
+               f"saves to {app.state.session.scenarios_dir}); Ctrl-C stops it", err=True)
     uvicorn.Server(config).run(sockets=[sock])
 
 

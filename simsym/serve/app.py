@@ -10,6 +10,11 @@ rebinding page cannot reach it), POSTs must come from the page itself (htmx's HX
 header, which a cross-site form cannot send, and a matching Origin when there is one), files
 are written only as ``NAME.yaml`` inside the scenarios folder and read only inside the
 reports folder, and bad input gets the command line's messages, never a stack trace.
+
+A scenario judged by two tables (`judges:`, docs/scenarios.md) is compared under the judge
+the page picks (strong by default, or `simsym serve --judge`): base and variant both as that
+judge's mirror table, on the same deals; every verdict names the table that judged it. A
+scenario that names its own `strategies:` has one table, and the page says which.
 """
 
 from __future__ import annotations
@@ -30,9 +35,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from simsym import packaged
 from simsym.errors import InputError, SimsymError
 from simsym.rules import RuleOptions
-from simsym.scenario import SEATINGS, PLAYERS, Scenario, load_scenario
+from simsym.scenario import JUDGE_ROLES, SEATINGS, PLAYERS, Scenario, load_scenario
 from simsym.serve import variant as V
-from simsym.serve.jobs import Busy, JobManager, JobSpec
+from simsym.serve.jobs import Busy, JobManager, JobSpec, Warm
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_MAX_GAMES = 20_000
@@ -59,6 +64,21 @@ class Session:
     jobs: int
     manager: JobManager | None = None
     history: list[Entry] = field(default_factory=list)
+    judge: str = "strong"  # the judge the page has picked (a judged base only)
+
+    def tables(self) -> list[Warm]:
+        """The tables a comparison may be played under, the picked one first: each judge's
+        mirror table, or the base's one table when it names its own strategies."""
+        if not self.base.judges:
+            return [Warm("table", f"the table ({table_words(self.base)})", self.base)]
+        roles = sorted(JUDGE_ROLES, key=lambda r: r != self.judge)
+        return [Warm(r, f"the {r} table ({table_words(self.base.judge(r))})",
+                     self.base.judge(r)) for r in roles]
+
+    def warmth(self) -> list[tuple[Warm, str]]:
+        """Each table with its warm-up state (waiting, warming, ready, failed: why)."""
+        states = self.manager.warmth if self.manager is not None else {}
+        return [(t, states.get(t.key, "")) for t in self.tables()]
 
     def entry(self, variant: V.Variant) -> Entry:
         """The history entry of this variant (the same changes are the same entry)."""
@@ -71,9 +91,11 @@ class Session:
 
 
 def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127.0.0.1",
-               port=8765, allowed_hosts=(), jobs=1, start_worker=True):
+               port=8765, allowed_hosts=(), jobs=1, start_worker=True, judge="strong"):
     """The app for ``scenario_path``. ``allowed_hosts``: extra Host header values accepted
-    besides host:port, localhost:port and 127.0.0.1:port."""
+    besides host:port, localhost:port and 127.0.0.1:port. ``judge``: the judge the page
+    starts with, for a scenario judged by two tables (ignored by one that is not)."""
+    judge = _role(judge)
     base = load_scenario(scenario_path)
     if scenarios_dir is None:  # the base's folder, unless that is simsym's installed package
         scenarios_dir = Path(scenario_path).resolve().parent
@@ -85,7 +107,7 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
         raise SimsymError(f"--scenarios {scenarios_dir}: not a directory")
 
     reports_dir = Path(reports_dir or "reports").resolve()
-    session = Session(base, scenarios_dir, reports_dir, jobs)
+    session = Session(base, scenarios_dir, reports_dir, jobs, judge=judge)
     session.entry(V.Variant(V.base_fields(base))).label = "base"
     shown = f"[{host}]" if ":" in host else host
     hosts = {f"{h}:{port}" for h in (shown, "127.0.0.1", "localhost", "[::1]")}
@@ -94,8 +116,8 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        if start_worker:
-            session.manager = JobManager(warm=base)
+        if start_worker:  # the worker warms every table at once, the picked one first
+            session.manager = JobManager(warm=session.tables())
         try:
             yield
         finally:
@@ -105,7 +127,9 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.session = session
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(pct=_pct, pp=_pp, verdict_text=verdict_text)
+    templates.env.globals.update(pct=_pct, pp=_pp, verdict_text=verdict_text,
+                                 table_words=table_words, tables_text=tables_text,
+                                 roles=JUDGE_ROLES)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request, template, status=200, **ctx):
@@ -171,16 +195,26 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
         e = _entry(session, vid)
         return page(request, "_form.html", **form_ctx(e.variant, V.check(base, e.variant)))
 
+    def picked(form) -> str:
+        """The judge the form picked (remembered for the page), else the page's current."""
+        session.judge = _role(form.get("judge") or session.judge)
+        if session.manager is not None:
+            session.manager.warm_order(session.judge)
+        return session.judge
+
     def spec_of(form, a: Scenario, b: Scenario, title: str) -> JobSpec:
         from simsym.sequential import parse_delta, parse_metric
 
+        role = picked(form)
+        a, b = a.judge(role), b.judge(role)  # one table each: the judge's (the same deals)
         delta = parse_delta(form.get("delta") or DEFAULT_DELTA)
         metric = (form.get("metric") or "").strip() or default_metric(a, b)
         parse_metric(metric, a, b)  # a clear error now, not in the worker
         seed = _whole(form.get("seed"), "seed", base.seed, 0, 2**63 - 1)
         cap = _whole(form.get("max_games"), "max games", DEFAULT_MAX_GAMES, 1, 10**9)
         block = _whole(form.get("block"), "block", DEFAULT_BLOCK, 1, 10**6)
-        return JobSpec(a, b, metric, delta, seed, cap, block, session.jobs, title)
+        return JobSpec(a, b, metric, delta, seed, cap, block, session.jobs, title,
+                       judged_under(a, b))
 
     def start(request, spec: JobSpec, entry: Entry | None):
         if session.manager is None:
@@ -213,6 +247,15 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
         sa, sb = (_scenario_of(base, e) for e in (ea, eb))
         return start(request, spec_of(form, sa, sb, f"variant {eb.id} against variant "
                                                     f"{ea.id}"), None)
+
+    @app.get("/warm", response_class=HTMLResponse)
+    async def warm(request: Request):
+        return page(request, "_warm.html")
+
+    @app.post("/judge", response_class=HTMLResponse)
+    async def pick_judge(request: Request):
+        picked(await request.form())
+        return page(request, "_warm.html")
 
     @app.post("/cancel", response_class=HTMLResponse)
     async def cancel(request: Request):
@@ -349,6 +392,44 @@ def _scenario_of(base: Scenario, e: Entry) -> Scenario:
         raise InputError("; ".join(checked.problems))
     checked.scenario.name = f"variant {e.id}" if e.id else base.name
     return checked.scenario
+
+
+def _role(text) -> str:
+    role = str(text).strip()
+    if role not in JUDGE_ROLES:
+        raise SimsymError(f"judge {role!r}: allowed: strong (the verdict to trust) or fast")
+    return role
+
+
+def table_words(sc: Scenario) -> str:
+    """A scenario's one table in words: "learned players", "greedy, patient(threshold=12)
+    players (rotate seating)"."""
+    labels = [s.label for s in sc.strategies]
+    seating = "" if sc.seating == "mirror" else f" ({sc.seating} seating)"
+    return f"{', '.join(labels)} players{seating}"
+
+
+def table_name(sc: Scenario) -> str:
+    """Which table plays ``sc``: "learned players (strong table)", or "greedy players (its
+    own table)" for a scenario that names its own strategies."""
+    return f"{table_words(sc)} ({sc.judged_by} table)" if sc.judged_by else \
+        f"{table_words(sc)} (its own table)"
+
+
+def judged_under(a: Scenario, b: Scenario) -> str:
+    """The table that judged a comparison, as every verdict names it: "under learned players
+    (strong table)"; both when A and B are played by different tables."""
+    if table_name(a) == table_name(b):
+        return f"under {table_name(a)}"
+    return f"A under {table_name(a)}, B under {table_name(b)}"
+
+
+def tables_text(sc: Scenario) -> str:
+    """A checked scenario's tables, for the problems box: its judges, or its strategies."""
+    if sc.judges:
+        return "judged by " + " and ".join(f"{sc.judges[r].label} ({r})"
+                                           for r in reversed(JUDGE_ROLES))
+    return "strategies " + ", ".join(s.label for s in sc.strategies)
 
 
 def default_metric(a: Scenario, b: Scenario) -> str:

@@ -12,8 +12,14 @@ server goes on. Workers run :func:`simsym.run.lifeline.die_with_parent`, so none
 server however it ends; on a normal stop (SIGINT/SIGTERM to uvicorn) :meth:`JobManager.close`
 ends it first.
 
-Finished results are cached by what they depend on: both scenarios' cards, rules and table,
-the seed, the cap, the block size, the metric and delta.
+At start the worker warms the tables the page may run, the chosen one first: it plays one
+game of each (compiling its kernels, or loading them from numba's cache), and reports each
+table as warming and then ready, which the page shows. A learned table's kernels take about
+half a minute to compile cold; done here, before the first Run, the first verdict is quick.
+A job sent while a later table is still waiting its turn runs first.
+
+Finished results are cached by what they depend on: both scenarios' cards, rules and table
+(the judge that plays them), the seed, the cap, the block size, the metric and delta.
 """
 
 from __future__ import annotations
@@ -45,12 +51,26 @@ class JobSpec:
     block: int
     jobs: int
     title: str = ""
+    table: str = ""  # which table judges it, as the page names it ("learned players ...")
 
     def cache_key(self) -> tuple:
         from simsym.run.worker import fingerprint
 
-        return (fingerprint(self.a), fingerprint(self.b), self.seed, self.max_games,
+        # the fingerprints hold each side's table (a judge's strategy); the judge's role is
+        # in the key as well, so two judges never share a result
+        roles = (getattr(self.a, "judged_by", None), getattr(self.b, "judged_by", None))
+        return (fingerprint(self.a), fingerprint(self.b), roles, self.seed, self.max_games,
                 self.block, self.metric, self.delta)
+
+
+@dataclass
+class Warm:
+    """A table the worker warms at start: ``key`` names it to the page ("strong", "fast", or
+    "table" for a scenario without judges), ``label`` in words, ``scenario`` its one table."""
+
+    key: str
+    label: str
+    scenario: object
 
 
 @dataclass
@@ -60,6 +80,7 @@ class JobState:
     id: int
     title: str
     total: int  # games of A and B together at the cap
+    table: str = ""  # which table judged it
     status: str = "starting"  # starting, running, done, cancelled, error
     done_games: int = 0
     looks: list = field(default_factory=list)  # one summary dict per look
@@ -89,7 +110,9 @@ class Busy(SimsymError):
 # --- in the worker process ------------------------------------------------------------------
 
 def worker_main(inbox, outbox, parent: int, warm):
-    """The worker's loop: warm the engine on ``warm`` (a scenario), then run jobs in turn."""
+    """The worker's loop: warm the tables of ``warm`` (a list of Warm, the chosen first; or a
+    scenario, or None), then run jobs in turn. A job waiting when one table is warmed runs
+    before the next table is."""
     import sys
 
     from simsym.run.lifeline import die_with_parent
@@ -100,20 +123,28 @@ def worker_main(inbox, outbox, parent: int, warm):
         # would re-import simsym and reload the kernels at every look (4.5 s against 1.2 s
         # for 2,000 games here). Fork them from this warm, single-job process as the CLI does.
         mp.set_start_method("fork", force=True)
-    if warm is not None:
-        try:
-            from simsym.run.executor import run_games
-
-            run_games(warm, 1, 0)  # loads (or compiles) the kernels before the first job
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot  # noqa: F401 - the plots at a job's end, a second sooner
-        except Exception:  # noqa: BLE001 - the first job will report whatever is wrong
-            pass
+    if warm is not None and not isinstance(warm, list):
+        warm = [Warm("table", "", warm)]
+    # the first table, matplotlib (needed only at a job's end), then the other tables
+    pending = list(warm or [])
+    if pending:
+        pending.insert(1, None)
     outbox.put(("ready", None, None))
     while True:
-        item = inbox.get()
+        if pending:
+            try:
+                item = inbox.get_nowait()
+            except queue.Empty:
+                table = pending.pop(0)
+                if table is None:
+                    _warm_plots()
+                    continue
+                outbox.put(("warming", None, table.key))
+                error = _warm_table(table.scenario)
+                outbox.put(("warm", None, (table.key, error)))
+                continue
+        else:
+            item = inbox.get()
         if item is None:
             return
         job_id, spec = item
@@ -124,6 +155,34 @@ def worker_main(inbox, outbox, parent: int, warm):
         except Exception as e:  # noqa: BLE001 - a bug: say so, and go on with the next job
             outbox.put(("error", job_id, f"internal error (a bug in simsym, not in your "
                                          f"input): {type(e).__name__}: {e}"))
+
+
+def _warm_plots():
+    """matplotlib, for the plots at a job's end (a second sooner)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401
+    except Exception:  # noqa: BLE001 - the first job will report whatever is wrong
+        pass
+
+
+def _warm_table(scenario) -> str:
+    """Play one game of ``scenario``'s table in this process: its kernels are compiled (or
+    loaded from numba's cache) now, not in the first job, and the modules a comparison
+    needs are imported. Returns "" or what went wrong (the first job on that table reports
+    it in full)."""
+    try:
+        from simsym.engine import run_chunk, setup_for
+
+        run_chunk(setup_for(scenario), 0, 1)
+        import simsym.compare  # noqa: F401
+        import simsym.run.executor  # noqa: F401
+        import simsym.sequential  # noqa: F401
+        return ""
+    except Exception as e:  # noqa: BLE001 - reported to the page as the table's state
+        return f"{type(e).__name__}: {e}".splitlines()[0]
 
 
 def _one_line(e: SimsymError) -> str:
@@ -214,11 +273,18 @@ def plots(c, trace, metric: str, delta: float) -> dict:
 # --- in the server --------------------------------------------------------------------------
 
 class JobManager:
-    """Owns the worker process and the jobs' states; one job runs at a time."""
+    """Owns the worker process and the jobs' states; one job runs at a time.
+
+    ``warm``: the tables the worker warms at its start (a list of Warm, the chosen first; a
+    scenario; or None). ``warmth`` maps each table's key to its state: "waiting", "warming",
+    "ready", or "failed: why"; a fresh worker (after a cancel or a crash) warms them again."""
 
     def __init__(self, warm=None):
         self._ctx = mp.get_context("spawn")
+        if warm is not None and not isinstance(warm, list):
+            warm = [Warm("table", "", warm)]
         self._warm = warm
+        self.warmth: dict[str, str] = {}
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self.jobs: dict[int, JobState] = {}
@@ -237,6 +303,9 @@ class JobManager:
         import os
 
         self._inbox, self._outbox = self._ctx.Queue(), self._ctx.Queue()
+        # the first table warms as soon as the worker is up; the others wait their turn
+        self.warmth = {t.key: "warming" if i == 0 else "waiting"
+                       for i, t in enumerate(self._warm or [])}
         self._proc = self._ctx.Process(target=worker_main, name="simsym-serve-worker",
                                        args=(self._inbox, self._outbox, os.getpid(),
                                              self._warm))
@@ -284,7 +353,24 @@ class JobManager:
                          "something")
         self._start_worker()
 
+    @property
+    def warm(self) -> bool:
+        """Whether every table has been warmed (ready or failed)."""
+        return all(v == "ready" or v.startswith("failed") for v in self.warmth.values())
+
+    def warm_order(self, first: str):
+        """Warm table ``first`` first in a fresh worker (after a cancel or a crash)."""
+        if self._warm:
+            self._warm.sort(key=lambda t: t.key != first)
+
     def _take(self, kind, job_id, payload):
+        if kind == "warming":
+            self.warmth[payload] = "warming"
+            return
+        if kind == "warm":
+            key, error = payload
+            self.warmth[key] = f"failed: {error}" if error else "ready"
+            return
         st = self.jobs.get(job_id)
         if st is None or st.finished:
             return
@@ -324,12 +410,12 @@ class JobManager:
             job_id = next(self._ids)
             hit = self.cache.get(key)
             if hit is not None:
-                st = JobState(job_id, spec.title, hit.total, status="done", done_games=hit.total,
-                              looks=hit.looks, plots=hit.plots, cached=True,
-                              first_look_s=0.0, seconds=0.0, version=1)
+                st = JobState(job_id, spec.title, hit.total, spec.table, status="done",
+                              done_games=hit.total, looks=hit.looks, plots=hit.plots,
+                              cached=True, first_look_s=0.0, seconds=0.0, version=1)
                 self.jobs[job_id] = st
                 return st
-            st = JobState(job_id, spec.title, 2 * _cap(spec))
+            st = JobState(job_id, spec.title, 2 * _cap(spec), spec.table)
             self.jobs[job_id] = st
             self._keys[job_id] = key
             self.current = job_id

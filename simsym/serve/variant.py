@@ -8,6 +8,11 @@ messages -- and saved exactly as it was checked.
 
 A form field counts as changed when its text differs from the base's (after trimming), so
 an untouched form is the base itself and retyping a value is no change.
+
+A base judged by two tables (`judges:`) has a `judges` field instead of a table in
+`strategies` (left empty): a variant keeps the base's judges unless it changes them, so each
+judge's table of the variant differs from the base's only by what the form changed. Typing
+strategies gives the variant one table of its own, as `strategies:` does in a file.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import yaml
 
 from simsym.errors import InputError, SimsymError
 from simsym.rules import RuleOptions
-from simsym.scenario import Scenario, load_scenario
+from simsym.scenario import JUDGE_ROLES, Scenario, load_scenario
 
 VARIANT_FILE = "variant.yaml"  # how an unsaved variant's file is named in messages
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -58,7 +63,11 @@ def base_fields(base: Scenario) -> dict[str, str]:
         out[f"rule-{name}"] = flow(getattr(base.rules, name))
     out["players"] = str(base.players)
     out["seating"] = base.seating
-    out["strategies"] = flow([_strategy_entry(s) for s in base.strategies])
+    if base.judges:
+        out["judges"] = flow({r: _strategy_entry(base.judges[r]) for r in JUDGE_ROLES})
+        out["strategies"] = ""  # the judges' tables; a list here replaces them
+    else:
+        out["strategies"] = flow([_strategy_entry(s) for s in base.strategies])
     return out
 
 
@@ -96,7 +105,8 @@ class Variant:
         out = []
         for k, v in self.changed.items():
             label = _label(base, k)
-            out.append(f"{label}: {ref[k]} \u2192 {v.strip()}")
+            was = ref[k] or ("the judges" if k == "strategies" else "(empty)")
+            out.append(f"{label}: {was} \u2192 {v.strip() or '(empty)'}")
         return out
 
 
@@ -208,7 +218,8 @@ def _fields(base: Scenario, errors, tmp: str = "") -> dict[str, str]:
             target = f"copies-{i}" if m[2] == ".copies" else f"text-{i}"
         elif key.startswith("rules."):
             target = "rule-" + key.split(".")[1].split("[")[0]
-        elif key.split(".")[0].split("[")[0] in ("players", "seating", "strategies"):
+        elif key.split(".")[0].split("[")[0] in ("players", "seating", "strategies",
+                                                 "judges"):
             target = key.split(".")[0].split("[")[0]
         if target:
             out[target] = out.get(target, "") + ("\n" if target in out else "") + msg
