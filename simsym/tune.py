@@ -380,15 +380,20 @@ def _scenario_of(sc, spec, c: Candidate):
     return apply(sc, spec, c.values)
 
 
-def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int):
+def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int, games: int | None = None,
+            on_block=None):
     """Start and winner on fresh deals (seed + 2): paired intervals over the blocks for the
-    seat spread, each target's metric and the objective. Returns a list of rows."""
+    seat spread, each target's metric and the objective. ``games`` (default the budget's
+    holdout_games) in whole blocks; ``sc`` may be another table than the one tuned (the
+    winner's changes apply to any). Returns a list of rows."""
     from simsym.paired import card_metric, paired, seat_metric
 
     seed = spec.seed + CONFIRM_SEED_OFFSET
+    games = max(1, (games or spec.holdout_games) // spec.block) * spec.block
     tsc, changes = _scenario_of(sc, spec, winner)
-    runs = [batched(s, play_blocks(s, spec.holdout_games, seed, spec.block, jobs), seed)
-            for s in (sc, tsc)]
+    runs = [batched(s, play_blocks(s, games, seed, spec.block, jobs,
+                                   on_block and (lambda i, res, k=k: on_block(k, i))), seed)
+            for k, s in enumerate((sc, tsc))]
     A, B = runs
     rows = []
 

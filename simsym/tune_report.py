@@ -16,7 +16,11 @@ from simsym.tune_spec import parse_tune
 
 
 def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = False,
-             echo=print) -> Path:
+             echo=print, others=()) -> Path:
+    """Tune ``sc`` into ``out``. ``others``: (description, scenario) of the other tables the
+    winner is confirmed under too, on the same fresh deals (the other judge of a judged
+    scenario, with the budget's holdout_games; a lookahead table, with its lookahead_games;
+    simsym.cli.tune.other_tables)."""
     spec = parse_tune(sc)
     spec.block = block_size(sc.players, sc.seating, spec.block)
     spec.games = max(1, spec.games // spec.block) * spec.block
@@ -32,13 +36,24 @@ def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = Fa
         rows = optuna_search(sc, spec, open_study(out, sc, spec, resume), jobs, echo)
     write_trials(rows, out)
     fin, winner, start = finals(sc, spec, rows, jobs, echo)
-    conf = None
+    conf, elsewhere = None, []
     if describe(winner.changes) != "no change":
         echo(f"confirming against the start on {spec.holdout_games:,} fresh games")
         conf = confirm(sc, spec, winner, jobs)
+        for what, osc, games in others:
+            if not games:
+                continue
+            games = max(1, games // spec.block) * spec.block
+            echo(f"confirming under {what} on {games:,} fresh games")
+            n = games // spec.block
+
+            def on_block(k, i, n=n):
+                echo(f"  {'start' if k == 0 else 'tuned'}: block {i + 1}/{n}")
+
+            elsewhere.append((what, games, confirm(osc, spec, winner, jobs, games, on_block)))
     write_finalists(fin, out)
     write_tuned(sc, winner, out)
-    return write_md(sc, spec, how, rows, fin, winner, conf, out)
+    return write_md(sc, spec, how, rows, fin, winner, conf, out, elsewhere)
 
 
 def _public(rows):
@@ -102,10 +117,11 @@ def _ci(r):
     return f"{r['change']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f})"
 
 
-def write_md(sc, spec, how, rows, fin, winner, conf, out: Path) -> Path:
+def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere=()) -> Path:
     df = _public(rows)
     games_search = int(df["games"].sum())
-    games_final = spec.holdout_games * len(fin) + (2 * spec.holdout_games if conf else 0)
+    games_final = (spec.holdout_games * len(fin) + (2 * spec.holdout_games if conf else 0)
+                   + sum(2 * g for _, g, _ in elsewhere))
     targets = []
     if spec.seat_spread is not None:
         targets.append(f"seat spread at most {100 * spec.seat_spread:g} pp")
@@ -130,6 +146,14 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path) -> Path:
                          f"{_ci(r)}")
         lines.append(f"  - objective on all those games: {obj['pooled_start']:.2f} → "
                      f"{obj['pooled_tuned']:.2f} (per block: change {_ci(obj)})")
+        table = sc.strategies[0].label if len(sc.strategies) == 1 else "the scenario's"
+        for what, games, rows_o in elsewhere:
+            lines.append(f"- **Under {what}**, the same change on {games:,} fresh games "
+                         f"(seed {spec.seed + CONFIRM_SEED_OFFSET}; tuned under {table} "
+                         "players):")
+            for r in rows_o[:-1]:
+                lines.append(f"  - {r['metric']}: {r['start']:.2f} → {r['tuned']:.2f}, "
+                             f"change {_ci(r)}")
     lines.append(f"- Targets: {'; '.join(targets)}; {spec.change_penalty:g} objective points "
                  "per changed card, rule or compensation vector.")
     lines.append(f"- Games: {games_search:,} in the search ({len(df)} candidates, "

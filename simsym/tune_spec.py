@@ -44,7 +44,8 @@ VARY_KEYS = ("cards", "rules", "seat_compensation")
 TARGET_KEYS = ("seat_spread", "iwd_band", "iwd_cards", "play_rate", "change_penalty")
 BUDGET = {  # key: (lo, hi, default; None: the scenario's seed)
     "trials": (1, 10_000, 30), "games": (10, 10**9, 4000), "block": (1, 10**8, 500),
-    "seed": (0, 2**63 - 1, None), "finalists": (1, 20, 3), "holdout_games": (10, 10**9, None)}
+    "seed": (0, 2**63 - 1, None), "finalists": (1, 20, 3), "holdout_games": (10, 10**9, None),
+    "lookahead_games": (0, 10**9, 2000)}
 MAX_COMPENSATION = 60
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -94,6 +95,7 @@ class TuneSpec:
     seed: int = 0
     finalists: int = 3
     holdout_games: int = 12000
+    lookahead_games: int = 2000  # the winner confirmed under a lookahead table too (0: not)
 
     def knobs(self, players: int) -> list[Knob]:
         out = [k for c in self.cards for k in c.knobs] + list(self.rules)

@@ -39,7 +39,8 @@ tune:
   targets:
     iwd_band: 3pp
     iwd_cards: [Orgy, Drunken Revelry]
-  budget: {trials: 4, games: 400, block: 100, seed: 2, finalists: 2, holdout_games: 400}
+  budget: {trials: 4, games: 400, block: 100, seed: 2, finalists: 2, holdout_games: 400,
+           lookahead_games: 100}
 """
 
 
@@ -76,6 +77,11 @@ def test_a_card_tune_end_to_end_is_deterministic_and_loads(tmp_path):
         assert (outs[0] / f).read_text() == (outs[1] / f).read_text(), f
     md = (outs[0] / "tune.md").read_text()
     assert md.splitlines()[2] == "## Verdict"
+    # the change is confirmed under every table, not only the learned one it was tuned under
+    verdict = md.split("## How it was found")[0]
+    assert "tuned under learned players" in verdict
+    assert "**Under the fast table (greedy players)**, the same change on 400 fresh" in verdict
+    assert "**Under a lookahead(iterations=32) table**, the same change on 100 fresh" in verdict
     rows = (outs[0] / "trials.csv").read_text().splitlines()
     assert len(rows) == 5 and rows[1].split(",")[4] == "no change"  # trial 1 is the start
     tuned = load_scenario(outs[0] / "tuned.yaml")
@@ -101,7 +107,8 @@ def test_rule_and_compensation_knobs(tmp_path):
         seat_compensation: [0, 4]
         cards: {Plato: ["5I; IO", "4I; IO"]}
       targets: {seat_spread: 3pp, play_rate: {Orgy: 5%}}
-      budget: {trials: 3, games: 200, block: 100, seed: 4, finalists: 1, holdout_games: 200}
+      budget: {trials: 3, games: 200, block: 100, seed: 4, finalists: 1, holdout_games: 200,
+               lookahead_games: 0}
     """)
     sc = load_scenario(p)
     s = parse_tune(sc)
@@ -212,7 +219,8 @@ def test_compensation_search_finds_the_brute_force_best(tmp_path):
     tune:
       vary: {seat_compensation: [0, 8]}
       targets: {seat_spread: 0pp, change_penalty: 0}
-      budget: {trials: 20, games: 600, block: 200, seed: 9, finalists: 1, holdout_games: 600}
+      budget: {trials: 20, games: 600, block: 200, seed: 9, finalists: 1, holdout_games: 600,
+               lookahead_games: 0}
     """, extends="players-2.yaml")
     sc = load_scenario(p)
     s = parse_tune(sc)

@@ -27,7 +27,8 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
     from simsym.tune_report import run_tune
     from simsym.tune_spec import parse_tune
 
-    sc = load_scenario(spec_path).judge(judge)
+    full = load_scenario(spec_path)
+    sc = full.judge(judge)
     if "tune" not in sc.raw:
         from simsym.errors import InputError
 
@@ -41,8 +42,36 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
             click.echo(line, err=True)
 
     with out_dir_lock(out, "tune"):
+        spec = parse_tune(sc)
         path = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
-                        force=force, echo=echo)
+                        force=force, echo=echo, others=other_tables(full, sc, spec))
+        from simsym.report_inputs import record_inputs
+
+        record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
         click.echo(f"wrote {path}")
         sys.stdout.flush()
+
+
+LOOKAHEAD = {"family": "lookahead", "iterations": 32}  # the search player's strong table
+
+
+def other_tables(full, sc, spec) -> list:
+    """The tables a tuned change is confirmed under besides the one tuned: the other judge of
+    a judged scenario (the budget's holdout_games) and a mirror table of the lookahead search
+    player (the budget's lookahead_games: the search is slow, so a few thousand games)."""
+    from dataclasses import replace
+
+    from simsym.strategies import make_strategy
+
+    out = []
+    if full.judges:
+        role = "fast" if sc.judged_by == "strong" else "strong"
+        other = full.judge(role)
+        out.append((f"the {role} table ({other.strategies[0].label} players)", other,
+                    spec.holdout_games))
+    la = make_strategy(LOOKAHEAD)
+    if sc.seating == "mirror" and [s.label for s in sc.strategies] != [la.label]:
+        out.append((f"a {la.label} table", replace(sc, judges=None, judged_by=None,
+                                                   strategies=[la]), spec.lookahead_games))
+    return out
