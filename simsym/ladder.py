@@ -87,13 +87,17 @@ def deal_games(P: int) -> int:
 # --- input ---------------------------------------------------------------------------------
 
 def entrants(scenario) -> list:
-    """The ladder's strategies: `ladder.strategies`, else `strategies`; checked for the
-    numba engine. Labels are made unique (a second `greedy` is `greedy #2`)."""
+    """The ladder's strategies: `ladder.strategies`, else a judged scenario's two judges (fast
+    then strong: how far apart they play), else `strategies`; checked for the numba engine.
+    Labels are made unique (a second `greedy` is `greedy #2`)."""
     raw = scenario.raw
     spec, key = (raw.get("ladder"), "ladder.strategies") if scenario.ladder else \
-        (raw, "strategies")
-    file, line = file_of(spec, "strategies", scenario.path), line_of(spec, "strategies")
-    entries = scenario.ladder or scenario.strategies
+        (raw, "judges") if scenario.judges else (raw, "strategies")
+    file, line = file_of(spec, key.split(".")[-1], scenario.path), \
+        line_of(spec, key.split(".")[-1])
+    entries = scenario.ladder or (
+        [scenario.judges["fast"], scenario.judges["strong"]] if scenario.judges
+        else scenario.strategies)
     if len(entries) < 2:  # only `strategies` can be: `ladder.strategies` holds 2 or more
         found = ", ".join(s.label for s in entries) or "none"
         raise InputError(f"a ladder needs at least 2 strategies, found {len(entries)} "

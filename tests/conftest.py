@@ -5,6 +5,13 @@ from simsym.scenario import BASE_SCENARIO, load_scenario
 
 @pytest.fixture(scope="session")
 def base():
+    """The base game's fast table (four greedy players): the scripted table the engine tests
+    play. `base_judged` is the scenario as written, judged by both tables."""
+    return load_scenario(BASE_SCENARIO).judge("fast")
+
+
+@pytest.fixture(scope="session")
+def base_judged():
     return load_scenario(BASE_SCENARIO)
 
 

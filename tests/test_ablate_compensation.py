@@ -28,7 +28,7 @@ def test_ablate_cli_writes_a_row_per_card(tmp_path):
 
 def test_compensation_only_shifts_scores():
     """seat_compensation changes starting points, never the play: the same games, shifted."""
-    sc = load_scenario(BASE_SCENARIO)
+    sc = load_scenario(BASE_SCENARIO).judge("fast")
     comp = replace(sc, rules=replace(sc.rules, seat_compensation=(0, 2, 6, 8)))
     a, _ = run_chunk(setup_for(sc), 0, 30)
     b, _ = run_chunk(setup_for(comp), 0, 30)

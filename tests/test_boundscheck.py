@@ -22,7 +22,7 @@ from dataclasses import replace
 from simsym.engine import run_chunk, setup_for
 from simsym.scenario import BASE_SCENARIO, load_scenario
 from simsym.strategies import make_strategy
-base = load_scenario(BASE_SCENARIO)
+base = load_scenario(BASE_SCENARIO).judge("fast")
 most = 0
 for hs, kl, P in [(30, 30, 2), (20, 20, 3), (12, 12, 6), (9, 9, 4)]:
     strategies = [make_strategy({"family": "greedy", "trade_inactive": True}),

@@ -14,7 +14,7 @@ from simsym.sweep import variant
 
 @pytest.fixture
 def small():
-    return replace(load_scenario("scenarios/base.yaml"), games=400)
+    return replace(load_scenario("scenarios/base.yaml").judge("fast"), games=400)
 
 
 def _same(a, b):

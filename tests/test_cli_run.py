@@ -54,7 +54,10 @@ def test_run_writes_summary_cards_and_run_json(tmp_path):
         assert seat["mean_score"] == pytest.approx(games[f"score_{seat['seat']}"].mean(),
                                                    abs=1e-6)
     assert abs(sum(seat["wins"] for seat in s["seats"]) - 300) < 1e-3  # ties are shared
-    assert s["strategies"][0]["strategy"] == "greedy"
+    # the base game is judged: the strong table in the run directory, the fast one in fast/
+    assert s["strategies"][0]["strategy"] == "learned"
+    fast = json.loads((tmp_path / "fast" / "summary.json").read_text())
+    assert fast["strategies"][0]["strategy"] == "greedy" and fast["games"] == 300
     cards = pd.read_csv(tmp_path / "cards.csv")
     assert len(cards) == 75 and cards["opening_n"].sum() == 300 * 4 * 9
     meta = json.loads((tmp_path / "run.json").read_text())
@@ -90,7 +93,7 @@ def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
         return real(*args, **kw)
 
     monkeypatch.setattr(census_module, "census", census)
-    sc = load_scenario(BASE_SCENARIO)
+    sc = load_scenario(BASE_SCENARIO).judge("fast")
     run_scenario(sc, games=120, seed=3, out=tmp_path / "a", jobs=2, chunk_size=20)
     run_scenario(sc, games=120, seed=3, out=tmp_path / "b", jobs=1)
     assert seen == ["simsym-meanwhile", "MainThread"]
@@ -116,7 +119,7 @@ def test_the_census_thread_starts_only_once_the_workers_exist(tmp_path, monkeypa
     from simsym.scenario import BASE_SCENARIO, load_scenario
 
     monkeypatch.setenv("SIMSYM_CACHE", str(tmp_path / "cache"))
-    sc = load_scenario(BASE_SCENARIO)
+    sc = load_scenario(BASE_SCENARIO).judge("fast")
     job.run_scenario(sc, games=120, seed=5, out=tmp_path / "a", jobs=2, chunk_size=20)
     workers_at_start = []
     real_start = job._Meanwhile.start
@@ -176,7 +179,7 @@ def test_ctrl_c_exits_cleanly_and_keeps_the_previous_summary(tmp_path):
                              "--chunk-size", "200", "--out", str(tmp_path), "-q"],
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
-    while not list(tmp_path.glob("chunks/chunk-*.npz")) and proc.poll() is None:
+    while not list(tmp_path.rglob("chunk-*.npz")) and proc.poll() is None:
         assert time.monotonic() < deadline, "no chunk saved"
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
@@ -185,4 +188,4 @@ def test_ctrl_c_exits_cleanly_and_keeps_the_previous_summary(tmp_path):
     assert "Traceback" not in err and "interrupted" in err
     assert (tmp_path / "summary.json").read_bytes() == before
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
-    assert list(tmp_path.glob("chunks/chunk-*.npz"))  # kept for --resume
+    assert list(tmp_path.rglob("chunk-*.npz"))  # kept for --resume

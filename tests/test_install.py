@@ -227,8 +227,8 @@ def test_make_report_runs_the_base_game_as_make_run_does(tmp_path):
 @pytest.mark.slow
 def test_make_run_regenerates_the_committed_base_report(tmp_path):
     """`make run` in a copy of the checkout's scenarios/ rebuilds reports/base/ as committed:
-    every file byte for byte, run.json but for RUN_CIRCUMSTANCES. About 3 minutes on 2 cores
-    (100,000 games, then the same deals again with the compensation)."""
+    every file byte for byte (both tables'), run.json but for RUN_CIRCUMSTANCES. About 1.5
+    minutes on 2 cores (100,000 games a table, the compensation checks, the skill games)."""
     work = _checkout_copy(tmp_path)
     bin_dir = _fake_bin(tmp_path / "bin", f'exec "{sys.executable}" -m simsym.cli.main "$@"\n')
     t0 = time.perf_counter()
@@ -236,11 +236,17 @@ def test_make_run_regenerates_the_committed_base_report(tmp_path):
     print(f"make run: {time.perf_counter() - t0:.0f} s")
     assert r.returncode == 0, r.stderr[-3000:]
     new, committed = work / "reports" / "base", REPO_ROOT / "reports" / "base"
-    names = sorted(p.name for p in committed.iterdir() if p.name not in LOCKS)
-    assert sorted(p.name for p in new.iterdir() if p.name not in LOCKS) == names
-    assert "compensation.json" in names and "report.md" in names
+
+    def files(d):  # the strong table's files, and the fast table's in fast/
+        return sorted(str(p.relative_to(d)) for p in d.rglob("*")
+                      if p.is_file() and p.name not in LOCKS)
+
+    names = files(committed)
+    assert files(new) == names
+    assert {"compensation.json", "report.md", "judges.json", "fast/report.md",
+            "fast/summary.json"} <= set(names)
     for name in names:
-        if name == "run.json":
+        if Path(name).name == "run.json":
             a, b = (json.loads((d / name).read_text()) for d in (new, committed))
             for k in RUN_CIRCUMSTANCES:
                 a.pop(k), b.pop(k)
@@ -346,7 +352,7 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
     assert r.returncode == 0, r.stderr
     t3 = time.perf_counter()
     out = work / "reports" / "ws"
-    assert "wrote reports/ws/summary.json" in r.stdout
+    assert "wrote reports/ws/judges.json, summary.json" in r.stdout  # the judged base
     assert {"summary.json", "cards.csv", "run.json", "report.md"} <= {
         p.name for p in out.iterdir()}
     assert ("simsym run ws/game.yaml --games 200 --seed 20261130 --out reports/ws"

@@ -16,7 +16,7 @@ from simsym.errors import InputError, InputErrors
 from simsym.report.judges import _cards_text
 from simsym.scenario import load_scenario
 
-BASE = "scenarios/base-judged.yaml"
+BASE = "scenarios/base.yaml"
 
 
 def _write(tmp_path, text, name="s.yaml"):
@@ -109,8 +109,8 @@ def test_one_judge_alone_goes_beside_the_judged_run(tmp_path, monkeypatch):
     res = CliRunner().invoke(cli, ["run", scenario, "--games", "40", "--jobs", "1",
                                    "--judge", "fast", "--no-report", "-q"])
     assert res.exit_code == 0, res.output
-    run = json.loads((tmp_path / "reports" / "base-judged-fast" / "run.json").read_text())
-    assert run["judge"] == "fast" and not (tmp_path / "reports" / "base-judged").exists()
+    run = json.loads((tmp_path / "reports" / "base-fast" / "run.json").read_text())
+    assert run["judge"] == "fast" and not (tmp_path / "reports" / "base").exists()
 
 
 def _card_frame(marks: dict) -> pd.DataFrame:
@@ -123,8 +123,9 @@ def test_cards_are_flagged_only_where_both_tables_agree():
     strong = _card_frame({"A": (0.12, "+"), "B": (-0.03, "-"), "C": (0.0, ""),
                           "D": (0.06, "+"), "E": (-0.04, "-")})
     agree, differ = _cards_text(fast, strong, {"fast": "greedy", "strong": "learned"})
-    assert "strong: A (+12.0 pp strong, +10.0 pp fast)" in agree
-    assert "weak: B (-3.0 pp strong, -10.0 pp fast)" in agree
+    # against each table's average IWD: strong +2.2 pp, fast +0.6 pp
+    assert "strong: A (+9.8 pp strong, +9.4 pp fast)" in agree
+    assert "weak: B (-5.2 pp strong, -10.6 pp fast)" in agree
     assert "(1 strong and 1 weak in all, of 5 cards)" in agree
     assert "strong only for greedy players: C" in differ
     assert "weak for greedy players but strong for learned players: D" in differ
@@ -151,7 +152,16 @@ def test_run_plays_both_tables_on_the_same_deals(tmp_path):
         assert (alone / "summary.json").read_bytes() == (where / "summary.json").read_bytes()
         assert not (alone / "judges.json").exists()
     comp = j["compensation"]
-    assert comp["strong"]["deals"] == "fresh" and comp["strong"]["seed"] == j["seed"] + 1
+    assert comp["strong"]["deals"] == "fresh"
+    first = comp["strong_first"]  # the mean-score estimate, when a refined one is printed
+    if first is None:
+        assert comp["strong"]["seed"] == j["seed"] + 1
+        assert comp["strong"]["estimate"] == "mean scores"
+    else:
+        assert first["seed"] == j["seed"] + 1 and first["estimate"] == "mean scores"
+        assert comp["strong"]["seed"] == j["seed"] + 2  # deals that chose nothing
+        assert comp["strong"]["estimate"] == "win shares"
+        assert first["suggested"] != comp["strong"]["suggested"]
     assert comp["strong_under_fast"]["suggested"] == comp["strong"]["suggested"]
     assert json.loads((out / "compensation.json").read_text()) == comp["strong"]
     assert json.loads((out / "fast" / "compensation.json").read_text()) == comp["fast"]
@@ -178,3 +188,25 @@ def test_commands_play_the_strong_table_unless_asked(tmp_path):
     assert [s.family for s in resolve(str(run), "strong")[0].strategies] == ["learned"]
     for cmd in ("sweep", "ablate", "tune"):
         assert "--judge" in CliRunner().invoke(cli, [cmd, "--help"]).output
+
+
+def test_refined_compensation_follows_the_price_of_a_point():
+    """Hand-worked: without compensation the seats win 40/30/20/10%; with [0, 2, 4, 6] they
+    win 27/26/24/23%. Centred, the starting points moved by (-3, -1, 1, 3) and the win shares
+    by (-13, -4, 4, 13) pp: a point is worth 0.86 / 20 = 4.3 pp. Each seat should move by
+    (25% - its share) / 4.3 pp: -0.47, -0.23, +0.23, +0.47 points. Of the vectors rounded
+    from that, [0, 2, 5, 7] (moved 0, 0, 1, 1: centred -0.5, -0.5, 0.5, 0.5) is predicted at
+    24.85 / 23.85 / 26.15 / 25.15%, a spread of 2.3 pp; [0, 2, 4, 7] gives 3.0 pp, [0, 3, 5,
+    7] 3.05 pp and [0, 2, 4, 6] itself 4 pp."""
+    from simsym.analysis.seats import refine_compensation
+
+    def summary(rates, comp):
+        return {"rules": {"seat_compensation": comp},
+                "seats": [{"seat": i, "win_rate": r} for i, r in enumerate(rates)]}
+
+    before = summary([0.40, 0.30, 0.20, 0.10], [])
+    assert refine_compensation(before, summary([0.27, 0.26, 0.24, 0.23], [0, 2, 4, 6])) \
+        == [0, 2, 5, 7]
+    # a compensation that moved nothing gives no price of a point: it is kept
+    assert refine_compensation(before, summary([0.40, 0.30, 0.20, 0.10], [0, 0, 0, 0])) \
+        == [0, 0, 0, 0]

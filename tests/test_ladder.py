@@ -174,10 +174,12 @@ def test_shipped_ladder_scenario_lists_the_families():
 # --- bad input -----------------------------------------------------------------------------
 
 def test_bad_input_is_one_clear_line_and_exit_2(tmp_path):
-    r = run_cli(BASE, "--games", "8", "--out", tmp_path)
+    one = tmp_path / "one.yaml"
+    one.write_text(f"extends: {BASE}\nname: one\nstrategies: [greedy]\n")
+    r = run_cli(one, "--games", "8", "--out", tmp_path)
     assert r.exit_code == 2
-    assert "base.yaml" in r.output and "strategies: a ladder needs at least 2 strategies, " \
-                                       "found 1 (greedy)" in r.output
+    assert "one.yaml:3: strategies: a ladder needs at least 2 strategies, found 1 (greedy)" \
+        in r.output
     assert "Traceback" not in r.output
     sc = scenario(tmp_path, ["random", "greedy"])
     r = run_cli(sc.path, "--games", "6", "--out", tmp_path)
@@ -211,4 +213,6 @@ def test_more_strategies_than_players_only_under_ladder(tmp_path):
                     "[random, greedy, patient]\n")
     sc = load_scenario(path)
     assert [s.label for s in entrants(sc)] == ["random", "greedy", "patient"]
-    assert [s.label for s in sc.strategies] == ["greedy"]  # what `simsym run` plays
+    assert [s.label for s in sc.strategies] == ["learned"]  # what `simsym run` plays
+    # a judged scenario without `ladder:` ladders its two judges
+    assert [s.label for s in entrants(load_scenario(BASE))] == ["greedy", "learned"]

@@ -22,7 +22,7 @@ from simsym.scenario import BASE_SCENARIO, load_scenario
 from simsym.strategies import make_strategy
 from tests.test_reference_game import fast
 
-BASE = load_scenario(BASE_SCENARIO)
+BASE = load_scenario(BASE_SCENARIO).judge("fast")
 
 
 def scenario(iterations=4, candidates=6, policy="greedy", players=4, **rules):

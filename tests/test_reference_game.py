@@ -29,7 +29,7 @@ from simsym.scenario import BASE_SCENARIO, load_scenario
 from simsym.strategies import make_strategy
 
 ALL = ("intellectual", "social", "hedonistic")
-BASE = load_scenario(BASE_SCENARIO)
+BASE = load_scenario(BASE_SCENARIO).judge("fast")
 
 
 # --- helpers ---------------------------------------------------------------------------------

@@ -47,10 +47,15 @@ def poll(cond, timeout=120.0, what="condition"):
 
 
 def chunk_files(out):
-    try:
-        return sorted((Path(out) / "chunks").glob("chunk-*.npz"))
-    except FileNotFoundError:  # removed while listed: a run starting afresh
-        return []
+    """The saved chunks of a run in ``out``: of the base game's judged run, the fast table's
+    (``fast/chunks``, played first) and the strong table's (``chunks``)."""
+    found = []
+    for where in (Path(out) / "fast" / "chunks", Path(out) / "chunks"):
+        try:
+            found += sorted(where.glob("chunk-*.npz"))
+        except FileNotFoundError:  # removed while listed: a run starting afresh
+            pass
+    return found
 
 
 def running_with_workers(proc, out, workers=2):
@@ -87,7 +92,8 @@ def test_signal_ends_every_worker_and_keeps_results_for_resume(tmp_path, sig, co
     assert "Traceback" not in err
     assert_all_gone(kids)
     assert (out / "summary.json").read_bytes() == before
-    assert chunk_files(out) and (out / "chunks" / "manifest.json").exists()
+    saved = chunk_files(out)
+    assert saved and (saved[0].parent / "manifest.json").exists()
     assert not temp_files(out)
     assert not (out / HOLDER_NAME).exists()  # the lock was released
 
@@ -151,10 +157,13 @@ def test_dask_local_cluster_is_shut_down_by_sigterm_and_by_kill_9(tmp_path):
 GAMES, CHUNK = 600, 60
 
 
+FAST = load_scenario(BASE_SCENARIO).judge("fast")  # one table: the checkpoints of run_scenario
+
+
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory):
     out = tmp_path_factory.mktemp("whole")
-    run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=9, out=out, jobs=1,
+    run_scenario(FAST, games=GAMES, seed=9, out=out, jobs=1,
                  chunk_size=CHUNK)
     return (out / "summary.json").read_bytes()
 
@@ -172,7 +181,7 @@ def interrupted_run(out, monkeypatch, after=6):
 
     monkeypatch.setattr(job, "_save_chunk", save_then_stop)
     with pytest.raises(KeyboardInterrupt):
-        run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=9, out=out, jobs=1,
+        run_scenario(FAST, games=GAMES, seed=9, out=out, jobs=1,
                      chunk_size=CHUNK)
     monkeypatch.setattr(job, "_save_chunk", real)
     assert len(chunk_files(out)) == after
@@ -198,7 +207,7 @@ def test_damaged_chunks_are_named_and_played_again(tmp_path, monkeypatch, capsys
     (c / "checksums.sha256").write_text(
         "\n".join(s for s in sums if not s.endswith("chunk-000005.npz"))
         + f"\n{three}  chunk-000002.npz\n{hashlib.sha256(junk).hexdigest()}  chunk-000004.npz\n")
-    summary = run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=9, out=out, jobs=1,
+    summary = run_scenario(FAST, games=GAMES, seed=9, out=out, jobs=1,
                            resume=True)
     err = capsys.readouterr().err
     assert "chunk-000001.npz: its checksum is not the one recorded" in err
@@ -216,7 +225,7 @@ def test_a_damaged_manifest_says_how_to_start_over(tmp_path, monkeypatch):
     interrupted_run(out, monkeypatch, after=2)
     (out / "chunks" / "manifest.json").write_text('{"scenario": "base", "games": ')
     with pytest.raises(SimsymError, match=r"manifest.json is damaged .*run without --resume"):
-        run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=9, out=out, resume=True)
+        run_scenario(FAST, games=GAMES, seed=9, out=out, resume=True)
 
 
 # --- the machine refuses a write -------------------------------------------------------
@@ -253,8 +262,8 @@ def disk_full_on(monkeypatch, name_part):
 def test_a_full_disk_is_one_line_exit_4_and_leaves_nothing_half_written(
         tmp_path, monkeypatch, victim, uninterrupted):
     out = tmp_path / "run"
-    common = [BASE, "--games", str(GAMES), "--chunk-size", str(CHUNK), "--jobs", "1", "--out",
-              str(out), "-q", "--no-report"]
+    common = [BASE, "--judge", "fast", "--games", str(GAMES), "--chunk-size", str(CHUNK),
+              "--jobs", "1", "--out", str(out), "-q", "--no-report"]
     assert cli("run", *common, "--seed", "1").exit_code == 0
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     disk_full_on(monkeypatch, victim)

@@ -236,7 +236,7 @@ def test_degenerate_findings():
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("report-base")
-    run_scenario(load_scenario(BASE_SCENARIO), games=300, seed=1, out=out, jobs=1)
+    run_scenario(load_scenario(BASE_SCENARIO).judge("fast"), games=300, seed=1, out=out, jobs=1)
     return out
 
 

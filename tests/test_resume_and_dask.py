@@ -16,6 +16,8 @@ from simsym.errors import SimsymError
 from simsym.run.job import run_scenario
 from simsym.scenario import BASE_SCENARIO, load_scenario
 
+FAST = load_scenario(BASE_SCENARIO).judge("fast")  # the base game's greedy table
+
 SIMSYM = str(Path(sys.executable).parent / "simsym")
 GAMES = 2400
 # The kill -9 test's run: 100 chunks of 60 games, so that three kills at random moments
@@ -26,7 +28,7 @@ KILL_GAMES = 6000
 
 def _uninterrupted(tmp_path_factory, games):
     out = tmp_path_factory.mktemp("uninterrupted")
-    run_scenario(load_scenario(BASE_SCENARIO), games=games, seed=7, out=out, jobs=1)
+    run_scenario(FAST, games=games, seed=7, out=out, jobs=1)
     return (out / "summary.json").read_bytes(), (out / "cards.csv").read_bytes()
 
 
@@ -36,9 +38,9 @@ def reference_summary(tmp_path_factory):
 
 
 def start(out, *extra, games=GAMES):
-    return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(games),
-                             "--seed", "7", "--jobs", "2", "--chunk-size", "60", "--out",
-                             str(out), "-q", *extra], start_new_session=True,
+    return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--judge", "fast", "--games",
+                             str(games), "--seed", "7", "--jobs", "2", "--chunk-size", "60",
+                             "--out", str(out), "-q", *extra], start_new_session=True,
                             stderr=subprocess.PIPE, text=True)
 
 
@@ -84,21 +86,22 @@ def test_resume_refuses_another_scenario_or_seed(tmp_path):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     with pytest.raises(SimsymError, match="another seed"):
-        run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=8, out=out, resume=True)
+        run_scenario(FAST, games=GAMES, seed=8, out=out, resume=True)
     other = load_scenario(BASE_SCENARIO.parent / "plato-nerf.yaml")
     with pytest.raises(SimsymError, match="another scenario"):
         run_scenario(other, games=GAMES, seed=7, out=out, resume=True)
     with pytest.raises(SimsymError, match="no interrupted run"):
-        run_scenario(load_scenario(BASE_SCENARIO), games=10, seed=7, out=tmp_path / "x",
+        run_scenario(FAST, games=10, seed=7, out=tmp_path / "x",
                      resume=True)
 
 
 @pytest.mark.slow
 def test_dask_local_cluster_matches_local_processes(tmp_path, reference_summary):
     out = tmp_path / "dask"
-    r = subprocess.run([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(GAMES), "--seed",
-                        "7", "--executor", "dask", "--jobs", "2", "--chunk-size", "97",
-                        "--out", str(out), "-q"], capture_output=True, text=True)
+    r = subprocess.run([SIMSYM, "run", str(BASE_SCENARIO), "--judge", "fast", "--games",
+                        str(GAMES), "--seed", "7", "--executor", "dask", "--jobs", "2",
+                        "--chunk-size", "97", "--out", str(out), "-q"],
+                       capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert (out / "summary.json").read_bytes() == reference_summary[0]
 
@@ -118,7 +121,7 @@ def test_dask_worker_killed_mid_run_gives_the_same_summary(tmp_path, reference_s
 
     def go():
         try:
-            run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=7, out=out,
+            run_scenario(FAST, games=GAMES, seed=7, out=out,
                          executor="dask", scheduler=cluster.scheduler_address, chunk_size=40)
         except BaseException as e:  # noqa: BLE001 - reported below
             errors.append(e)

@@ -19,6 +19,8 @@ import pytest
 from simsym.run.job import run_scenario
 from simsym.scenario import BASE_SCENARIO, load_scenario
 
+FAST = load_scenario(BASE_SCENARIO).judge("fast")  # the base game's greedy table
+
 SIMSYM = str(Path(sys.executable).parent / "simsym")
 GAMES, CHUNK, SEED = 20000, 50, 11
 INTERRUPTIONS = 20
@@ -59,7 +61,7 @@ def processes_of(out):
 @pytest.mark.slow
 def test_soak_interrupted_20_times_ends_byte_identical(tmp_path):
     ref = tmp_path / "uninterrupted"
-    run_scenario(load_scenario(BASE_SCENARIO), games=GAMES, seed=SEED, out=ref, jobs=1,
+    run_scenario(FAST, games=GAMES, seed=SEED, out=ref, jobs=1,
                  chunk_size=CHUNK)
     out = tmp_path / "soak"
     rng = random.Random(13)
@@ -69,7 +71,8 @@ def test_soak_interrupted_20_times_ends_byte_identical(tmp_path):
 
     def start():
         resume = ["--resume"] if (out / "chunks" / "manifest.json").exists() else []
-        return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--games", str(GAMES),
+        return subprocess.Popen([SIMSYM, "run", str(BASE_SCENARIO), "--judge", "fast",
+                                 "--games", str(GAMES),
                                  "--seed", str(SEED), "--chunk-size", str(CHUNK), "--jobs",
                                  "2", "--out", str(out), "-q", "--no-report", *resume],
                                 stderr=subprocess.PIPE, text=True)

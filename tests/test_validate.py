@@ -286,7 +286,7 @@ def test_validate_ok_and_problems(tmp_path):
     r = invoke("validate", BASE_SCENARIO, BASE_SCENARIO.parent / "mixed-rotate.yaml")
     assert r.exit_code == 0, r.output
     assert f"{BASE_SCENARIO}: ok (75 cards (75 in the deck), 4 players, mirror seating, " \
-           "strategies greedy)" in r.output
+           "judges fast greedy, strong learned)" in r.output
     bad = write(tmp_path, "many.yaml", MANY)
     r = invoke("validate", BASE_SCENARIO, bad)
     assert r.exit_code == 2

@@ -3,6 +3,7 @@ suggested seat compensation (starting points, like komi in Go)."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,3 +91,40 @@ def compensation(summary: dict) -> list[int]:
     total = current + (means.max() - means)
     total -= total.min()
     return [int(round(v)) for v in total]
+
+
+def refine_compensation(before: dict, after: dict) -> list[int]:
+    """A second estimate of the compensation, from the win shares it gave.
+
+    ``before`` is the summary of a table without compensation, ``after`` of the same table
+    played with the seat_compensation ``c`` it records (on other deals). Evening the mean
+    scores does not even the win shares exactly: a point is worth more to some seats than to
+    others. The win shares the two runs measured give the price of a point in win share
+    (the least-squares slope, over the seats, of each seat's change of win share against its
+    change of starting points, both centred); the compensation moves each seat by its
+    remaining distance from the fair share divided by that price. Of the integer vectors
+    next to that (each seat rounded down or up), the one whose win shares the same line
+    predicts closest together is returned, shifted so that the smallest is 0. Like the first
+    estimate, it is checked by playing it on fresh deals.
+    """
+    n = len(after["seats"])
+    c = np.array(after.get("rules", {}).get("seat_compensation") or [0] * n, dtype=float)
+    c0 = np.array(before.get("rules", {}).get("seat_compensation") or [0] * n, dtype=float)
+    w0 = np.array([s["win_rate"] for s in before["seats"]], dtype=float)
+    w1 = np.array([s["win_rate"] for s in after["seats"]], dtype=float)
+    dc = (c - c0) - (c - c0).mean()
+    dw = (w1 - w0) - (w1 - w0).mean()
+    if not np.any(dc) or float(dc @ dw) <= 0:
+        return [int(v) for v in c - c.min()]  # no usable price of a point: keep it
+    price = float(dc @ dw) / float(dc @ dc)
+    target = c + (w1.mean() - w1) / price
+    best, best_spread = None, np.inf
+    for ups in itertools.product((0, 1), repeat=len(c)):
+        cand = np.floor(target) + np.array(ups)
+        cand -= cand.min()
+        moved = cand - c
+        pred = w1 + price * (moved - moved.mean())
+        spread = float(pred.max() - pred.min())
+        if spread < best_spread - 1e-12:
+            best, best_spread = cand, spread
+    return [int(v) for v in best]

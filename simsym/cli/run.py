@@ -90,6 +90,9 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                                report_follows=report)
         _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
                    report, quiet)
+        from simsym.report_inputs import record_inputs
+
+        record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
         click.echo(format_summary(summary))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
@@ -117,6 +120,9 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
             from simsym.report.build import build_report
 
             build_report(out)  # and the fast table's, in FAST_DIR
+        from simsym.report_inputs import record_inputs
+
+        record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
         click.echo(format_judged(result))
         click.echo(f"\nwrote {out}/judges.json, summary.json, cards.csv, run.json"
@@ -144,7 +150,8 @@ def format_judged(r: dict) -> str:
                      f"{100 * c['fast']['gap_after']:.1f} pp")
     k = r["skill"]
     lo, hi = k["ci95"]
-    lines.append(f"skill: one {k['strong']} against {k['fast']} wins "
+    lines.append(f"skill: one {k['strong']} against {len(t['fast']['seats']) - 1} "
+                 f"{k['fast']} wins "
                  f"{100 * k['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) of "
                  f"{k['games']:,} games, fair share {100 * k['fair_share']:.1f}%")
     return "\n".join(lines)

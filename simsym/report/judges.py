@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from simsym.report.markdown import _ci, _pct, _pp, _table
@@ -28,17 +29,20 @@ def _names(df: pd.DataFrame) -> str:
 
 def _cards_text(fast: pd.DataFrame, strong: pd.DataFrame, labels: dict) -> list[str]:
     both = strong.merge(fast, on="card", suffixes=("_s", "_f")).set_index("card")
+    # each card's IWD against its own table's average (the average the marks are against)
+    for t, df in (("s", strong), ("f", fast)):
+        both[f"dev_{t}"] = both[f"iwd_{t}"] - np.nanmean(df["iwd"].to_numpy(dtype=float))
     up = both[(both["iwd_mark_s"] == "+") & (both["iwd_mark_f"] == "+")]
     down = both[(both["iwd_mark_s"] == "-") & (both["iwd_mark_f"] == "-")]
-    up = up.sort_values("iwd_s", ascending=False, kind="mergesort")
-    down = down.sort_values("iwd_s", kind="mergesort")
+    up = up.sort_values("dev_s", ascending=False, kind="mergesort")
+    down = down.sort_values("dev_s", kind="mergesort")
 
     def listed(df):
-        return ", ".join(f"{c} ({_pp(r['iwd_s'])} pp strong, {_pp(r['iwd_f'])} pp fast)"
+        return ", ".join(f"{c} ({_pp(r['dev_s'])} pp strong, {_pp(r['dev_f'])} pp fast)"
                          for c, r in df.head(TOP).iterrows()) or "none"
 
-    lines = [f"**Cards, where both tables agree** (IWD beyond noise against each table's "
-             f"average): strong: {listed(up)}; weak: {listed(down)} ({len(up)} strong and "
+    lines = [f"**Cards, where both tables agree** (IWD minus each table's average, beyond "
+             f"noise under both): strong: {listed(up)}; weak: {listed(down)} ({len(up)} strong and "
              f"{len(down)} weak in all, of {len(both)} cards)."]
     fl, sl = labels["fast"], labels["strong"]
     flips = []
@@ -87,6 +91,15 @@ def _seats_table(j: dict) -> str:
     return _table(header, rows)
 
 
+def _first_estimate(first: dict | None) -> str:
+    """How the printed compensation was found, when it refines the mean-score estimate."""
+    if not first:
+        return ""
+    return (f" It refines the estimate that evens the mean scores, `{first['suggested']}`, "
+            f"from the win shares that one gave on other fresh deals (seed {first['seed']}: "
+            f"{_pct(first['gap_after'])} pp); the deals it is verified on chose nothing.")
+
+
 def opening(run_dir: Path, strong_cards: pd.DataFrame, fast_cards: pd.DataFrame) -> str:
     """The report's first section for a run directory holding judges.json."""
     from simsym.run.judged import FAST_DIR, JUDGES_JSON
@@ -104,16 +117,17 @@ def opening(run_dir: Path, strong_cards: pd.DataFrame, fast_cards: pd.DataFrame)
     if comp:
         cs, cx, cf = comp["strong"], comp["strong_under_fast"], comp["fast"]
         comp_text = (f"**Compensation:** start the seats at `{cs['suggested']}` points (seat 0 "
-                     f"first). Verified on {cs['games']:,} fresh deals, it takes the strong "
-                     f"table's spread from {_pct(cs['gap_before'])} to {_pct(cs['gap_after'])} "
-                     f"pp and leaves the fast table's at {_pct(cx['gap_after'])} pp (the fast "
-                     f"table alone would want `{cf['suggested']}`: {_pct(cf['gap_after'])} pp "
-                     f"there).")
+                     f"first). Verified on {cs['games']:,} fresh deals (seed {cs['seed']}), it "
+                     f"takes the strong table's spread from {_pct(cs['gap_before'])} to "
+                     f"{_pct(cs['gap_after'])} pp and leaves the fast table's at "
+                     f"{_pct(cx['gap_after'])} pp (the fast table alone would want "
+                     f"`{cf['suggested']}`: {_pct(cf['gap_after'])} pp there)."
+                     + _first_estimate(comp.get("strong_first")))
     else:
         comp_text = ("**Compensation:** not verified in this run (`simsym run "
                      "--verify-compensation` verifies it under both tables).")
     k = j["skill"]
-    skill = (f"**Skill:** one {k['strong']} player against {k['fast']} players wins "
+    skill = (f"**Skill:** one {k['strong']} player against {n - 1} {k['fast']} players wins "
              f"{_pct(k['win_rate'])}%{_ci(*k['ci95'])} of {k['games']:,} games (seats "
              f"rotated), against a fair share of {_pct(k['fair_share'])}%: the better player "
              f"wins {k['win_rate'] / k['fair_share']:.2f} times its share.")

@@ -14,7 +14,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from simsym.analysis.seats import compensation
+from simsym.analysis.seats import compensation, refine_compensation
 from simsym.run.compensation import gap_of as _gap
 from simsym.run.compensation import seats_of as _seats
 from simsym.run.executor import Progress, run_games
@@ -25,7 +25,7 @@ from simsym.run.worker import fingerprint
 FAST_DIR = "fast"
 JUDGES_JSON = "judges.json"
 SKILL_GAMES = 20_000  # games of the mixed table that measures the skill gap
-FRESH = 1  # the compensation is verified on the deals of seed + FRESH: fresh deals
+FRESH = 1  # compensations are verified on the deals of seed + FRESH (and + FRESH + 1): fresh
 
 
 def _finished(sc, out: Path, games: int, seed: int) -> dict | None:
@@ -57,22 +57,42 @@ def _table(sc, out, *, games, seed, resume, run_kwargs, echo):
 
 
 def _check(sc, comp, games, seed, jobs, show, echo, what):
-    """Play ``sc`` with seat compensation ``comp`` on the fresh deals of seed + FRESH."""
+    """Play ``sc`` with seat compensation ``comp`` on the deals of ``seed``."""
     echo(f"verifying {what} on {games:,} fresh deals ...")
     after_sc = replace(sc, rules=replace(sc.rules, seat_compensation=tuple(comp)))
     bar = Progress(games, show)
     try:
-        totals, _ = run_games(after_sc, games, seed + FRESH, jobs=jobs,
+        totals, _ = run_games(after_sc, games, seed, jobs=jobs,
                               on_chunk=lambda res, done: bar.update(done))
     finally:
         bar.close()
-    return build_summary(after_sc, totals, games, seed + FRESH)
+    return build_summary(after_sc, totals, games, seed)
 
 
-def _verification(before, after, comp, games, seed) -> dict:
-    return {"suggested": list(comp), "games": games, "seed": seed + FRESH, "deals": "fresh",
-            "seats_before": _seats(before), "seats_after": _seats(after),
+def _verification(before, after, comp, games, seed, estimate) -> dict:
+    return {"suggested": list(comp), "estimate": estimate, "games": games, "seed": seed,
+            "deals": "fresh", "seats_before": _seats(before), "seats_after": _seats(after),
             "gap_before": _gap(before), "gap_after": _gap(after)}
+
+
+def _evening(sc, summary, games, seed, jobs, show, echo, role) -> tuple[dict, dict | None]:
+    """The compensation that evens ``sc``'s seats, in two estimates each played on deals
+    the table has not seen: the mean-score estimate on the deals of seed + FRESH, then the
+    estimate refined from the win shares that gave (simsym.analysis.seats), on the deals of
+    seed + FRESH + 1, which chose nothing. Returns the verification of the compensation to
+    print (the refined one, or the first when refining changes nothing) and of the first
+    (None when that is the one printed)."""
+    first = compensation(summary)
+    seed1, seed2 = seed + FRESH, seed + FRESH + 1
+    after1 = _check(sc, first, games, seed1, jobs, show, echo,
+                    f"the {role} table's mean-score compensation {first}")
+    v1 = _verification(summary, after1, first, games, seed1, "mean scores")
+    refined = refine_compensation(summary, after1)
+    if refined == first:
+        return v1, None
+    after2 = _check(sc, refined, games, seed2, jobs, show, echo,
+                    f"the {role} table's compensation refined from win shares {refined}")
+    return _verification(summary, after2, refined, games, seed2, "win shares"), v1
 
 
 def _skill(scenario, fast, strong, games, seed, jobs, show, echo) -> dict:
@@ -117,21 +137,18 @@ def run_judged(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
     for stale in (out / "compensation.json", out / FAST_DIR / "compensation.json"):
         stale.unlink(missing_ok=True)  # they described an older run
     if verify:
-        comp_s, comp_f = compensation(strong), compensation(fast)
-        after_s = _check(strong_sc, comp_s, games, seed, jobs, progress, echo,
-                         f"the strong table's compensation {comp_s} under the strong table")
-        after_x = _check(fast_sc, comp_s, games, seed, jobs, progress, echo,
-                         "it under the fast table")
-        after_f = _check(fast_sc, comp_f, games, seed, jobs, progress, echo,
-                         f"the fast table's compensation {comp_f} under the fast table")
-        write_json(out / "compensation.json",
-                   _verification(strong, after_s, comp_s, games, seed))
-        write_json(out / FAST_DIR / "compensation.json",
-                   _verification(fast, after_f, comp_f, games, seed))
+        v_s, first_s = _evening(strong_sc, strong, games, seed, jobs, progress, echo, "strong")
+        v_f, first_f = _evening(fast_sc, fast, games, seed, jobs, progress, echo, "fast")
+        comp_s = v_s["suggested"]
+        after_x = _check(fast_sc, comp_s, games, v_s["seed"], jobs, progress, echo,
+                         f"the strong table's {comp_s} under the fast table")
+        write_json(out / "compensation.json", v_s)
+        write_json(out / FAST_DIR / "compensation.json", v_f)
         result["compensation"] = {
-            "strong": _verification(strong, after_s, comp_s, games, seed),
-            "strong_under_fast": _verification(fast, after_x, comp_s, games, seed),
-            "fast": _verification(fast, after_f, comp_f, games, seed)}
+            "strong": v_s, "strong_first": first_s,
+            "strong_under_fast": _verification(fast, after_x, comp_s, games, v_s["seed"],
+                                               v_s["estimate"]),
+            "fast": v_f, "fast_first": first_f}
     result["skill"] = _skill(scenario, fast_sc.strategies[0], strong_sc.strategies[0], games,
                              seed, jobs, progress, echo)
     write_json(out / JUDGES_JSON, result)
