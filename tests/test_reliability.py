@@ -350,3 +350,31 @@ def test_a_stale_holder_is_taken_over_with_a_message(tmp_path):
     assert f"taking over the lock of a command that ended without releasing it (`simsym run`, " \
            f"pid {gone.pid} on {socket.gethostname()}, started yesterday)" in r.stderr
     assert not (out / HOLDER_NAME).exists()
+
+
+# --- the outputs' permissions ----------------------------------------------------------
+
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_outputs_get_the_users_umask(tmp_path, mask, mode):
+    """Every file of a run gets the mode any new file of the user's would (0o666 less the
+    umask: 0o644 under the usual 022), not the 0o600 of the temp file it was written to."""
+    import stat
+
+    from simsym.run.output import file_mode, write_json
+
+    old = os.umask(mask)
+    try:
+        assert file_mode() == mode
+        write_json(tmp_path / "one.json", {"a": 1})
+        assert stat.S_IMODE((tmp_path / "one.json").stat().st_mode) == mode
+        out = tmp_path / "run"
+        r = cli("run", BASE, "--judge", "fast", "--games", "40", "--jobs", "1", "--out",
+                str(out), "-q")
+        assert r.exit_code == 0, r.output
+    finally:
+        os.umask(old)
+    # (the lock file is filelock's, made with its own mode)
+    files = [p for p in out.rglob("*") if p.is_file() and not p.name.startswith(".simsym.lock")]
+    assert {"summary.json", "report.md", "seats.png", "cards.csv"} <= {p.name for p in files}
+    assert {str(p.relative_to(out)): oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {
+        str(p.relative_to(out)): oct(mode) for p in files}

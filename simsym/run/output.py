@@ -17,9 +17,22 @@ from simsym.errors import SimsymError, environment_error
 TEMP_GLOB = ".*.tmp"  # every temp file written under an output directory matches this
 
 
+def file_mode() -> int:
+    """The mode a new file gets from the user's umask (0o644 under the usual 022): what the
+    outputs are given, as any program's files would be (a temp file is created 0o600)."""
+    try:  # Linux states the umask of the process without changing it
+        with open("/proc/self/status", encoding="ascii") as fh:
+            mask = next(int(line.split()[1], 8) for line in fh if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _write_temp(path: Path, write, binary: bool) -> str:
     """Call ``write(file)`` on a new temp file beside ``path``; return the temp file's name.
-    A write the machine refuses is an OutputError naming ``path``; no temp file is left."""
+    A write the machine refuses is an OutputError naming ``path``; no temp file is left.
+    The file gets the mode of any new file of the user's (file_mode), not the temp file's."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as e:
@@ -27,6 +40,7 @@ def _write_temp(path: Path, write, binary: bool) -> str:
     try:
         with os.fdopen(fd, "wb" if binary else "w", **({} if binary else
                                                        {"encoding": "utf-8"})) as fh:
+            os.fchmod(fd, file_mode())
             write(fh)
     except BaseException as e:
         os.unlink(tmp)
