@@ -19,7 +19,7 @@ from simsym.errors import SimsymError
 from simsym.paired import (BatchedRun, card_metric, diff_frame, paired, run_batched,
                            seat_metric)
 from simsym.run.output import atomic_write_text
-from simsym.scenario import load_scenario
+from simsym.scenario import load_scenario, table_name
 
 FAIL_METRICS = {
     "seat-gap": "B's gap between its best and worst seat's win rate",
@@ -42,6 +42,7 @@ class Comparison:
     batches: int = 40
     # `compare --until-decided`: the sequential test's verdict lines, shown first
     sequential: list[str] | None = None
+    tables: tuple = ("", "")  # who played each side, in words (scenario.table_name)
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -131,7 +132,8 @@ def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
         cards.append(f)
     return Comparison(A_sc.name, B_sc.name, games, seed, pd.concat(seats, ignore_index=True),
                       gap, pd.concat(cards, ignore_index=True),
-                      batches=min(len(A.batch_totals), len(B.batch_totals)))
+                      batches=min(len(A.batch_totals), len(B.batch_totals)),
+                      tables=(table_name(A_sc), table_name(B_sc)))
 
 
 def _pct(x):
@@ -176,7 +178,11 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     lines += [f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
              f"0..{c.games - 1}); intervals are paired 95% intervals from {c.batches} "
              "batches of games; per-card changes are beyond noise only after Holm's "
-             "correction for testing every card.", "", "## Verdict", "", *verdict(c, fails)]
+             "correction for testing every card.", ""]
+    if c.tables[0]:
+        lines += [f"Played by {c.tables[0]} on both sides." if c.tables[0] == c.tables[1]
+                  else f"A played by {c.tables[0]}; B by {c.tables[1]}.", ""]
+    lines += ["## Verdict", "", *verdict(c, fails)]
     lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | p |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for _, r in c.seats.iterrows():

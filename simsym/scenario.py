@@ -559,3 +559,18 @@ def _ladder(data, where, problems: Problems) -> list[StrategyConfig]:
         return []
     return _strategy_entries(raw, sfile, sline, "ladder.strategies", problems, spec,
                              "strategies")
+
+
+def table_words(sc: "Scenario") -> str:
+    """A scenario's one table in words: "learned players", "greedy, patient(threshold=12)
+    players (rotate seating)"."""
+    labels = [s.label for s in sc.strategies]
+    seating = "" if sc.seating == "mirror" else f" ({sc.seating} seating)"
+    return f"{', '.join(labels)} players{seating}"
+
+
+def table_name(sc: "Scenario") -> str:
+    """Which table plays ``sc``: "learned players (strong table)", or "greedy players (its
+    own table)" for a scenario that names its own strategies."""
+    return f"{table_words(sc)} ({sc.judged_by} table)" if sc.judged_by else \
+        f"{table_words(sc)} (its own table)"

@@ -56,6 +56,9 @@ def test_fail_on_parsing_and_exit_code(tmp_path):
                                   "--out", str(tmp_path), "-q", "--fail-on", "seat-gap>0.0"])
     assert r.exit_code == 3 and "seat-gap" in r.output
     assert (tmp_path / "compare.md").exists() and (tmp_path / "compare-cards.png").exists()
+    # the judged base game is compared under its strong table, and the page says so
+    assert "Played by learned players (strong table) on both sides." \
+        in (tmp_path / "compare.md").read_text()
     r = CliRunner().invoke(main, ["compare", BASE, NERF, "--games", "300", "--jobs", "1",
                                   "--out", str(tmp_path), "-q", "--fail-on", "seat-gap>0.99"])
     assert r.exit_code == 0

@@ -63,7 +63,8 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, j
 def _serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, judge="strong"):
     import uvicorn
 
-    from simsym.serve.app import create_app, table_words
+    from simsym.scenario import table_words
+    from simsym.serve.app import create_app
 
     app = create_app(scenario, scenarios_dir=scenarios_dir,
                      reports_dir=reports_dir, host=host, port=port, allowed_hosts=allow_hosts,

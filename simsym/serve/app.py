@@ -35,7 +35,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from simsym import packaged
 from simsym.errors import InputError, SimsymError
 from simsym.rules import RuleOptions
-from simsym.scenario import JUDGE_ROLES, SEATINGS, PLAYERS, Scenario, load_scenario
+from simsym.scenario import (JUDGE_ROLES, PLAYERS, SEATINGS, Scenario, load_scenario,
+                             table_name, table_words)
 from simsym.serve import variant as V
 from simsym.serve.jobs import Busy, JobManager, JobSpec, Warm
 
@@ -399,21 +400,6 @@ def _role(text) -> str:
     if role not in JUDGE_ROLES:
         raise SimsymError(f"judge {role!r}: allowed: strong (the verdict to trust) or fast")
     return role
-
-
-def table_words(sc: Scenario) -> str:
-    """A scenario's one table in words: "learned players", "greedy, patient(threshold=12)
-    players (rotate seating)"."""
-    labels = [s.label for s in sc.strategies]
-    seating = "" if sc.seating == "mirror" else f" ({sc.seating} seating)"
-    return f"{', '.join(labels)} players{seating}"
-
-
-def table_name(sc: Scenario) -> str:
-    """Which table plays ``sc``: "learned players (strong table)", or "greedy players (its
-    own table)" for a scenario that names its own strategies."""
-    return f"{table_words(sc)} ({sc.judged_by} table)" if sc.judged_by else \
-        f"{table_words(sc)} (its own table)"
 
 
 def judged_under(a: Scenario, b: Scenario) -> str:
