@@ -32,8 +32,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from simsym import packaged
 
 INPUTS_FILE = "inputs.json"
@@ -48,24 +46,6 @@ PACKAGE = Path(__file__).resolve().parent
 
 
 # --- the files a scenario reads ------------------------------------------------------------
-
-def _extends_chain(path: Path) -> list[Path]:
-    """``path`` and every scenario file it extends, nearest first."""
-    chain, seen = [], set()
-    while path is not None and path.resolve() not in seen:
-        seen.add(path.resolve())
-        chain.append(path)
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
-            break
-        parent = data.get("extends") if isinstance(data, dict) else None
-        if not isinstance(parent, str) or not parent.strip():
-            break
-        path = (packaged.scenario_file(parent) if packaged.is_packaged(parent)
-                else path.parent / parent)
-    return chain
-
 
 def _tables(sc) -> list:
     """Every strategy the scenario can seat: its table, its judges, its ladder, its sweep's
@@ -96,7 +76,7 @@ def scenario_files(scenario_path) -> list[Path]:
     given = str(scenario_path)
     path = packaged.scenario_file(given) if packaged.is_packaged(given) else Path(given)
     sc = load_scenario(given)
-    files = _extends_chain(path)
+    files = list(sc.files)
     cards = sc.raw.get("cards")
     if isinstance(cards, dict) and isinstance(cards.get("file"), str):
         files.append(Path(cards["file"]))

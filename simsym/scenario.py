@@ -63,6 +63,8 @@ class Scenario:
     # `strategies` is then the strong judge's table.
     judges: dict | None = None
     judged_by: str | None = None  # the role of the table this scenario is (see judge())
+    # the scenario file and the files it extends, nearest first (as loaded)
+    files: tuple = ()
 
     def judge(self, role: str | None = None) -> "Scenario":
         """This scenario as the mirror table of one judge (``role`` "fast" or "strong",
@@ -117,8 +119,13 @@ def file_of(mapping, key, default: str) -> str:
     return default
 
 
-def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems) -> dict:
+def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems,
+              files: list | None = None) -> dict:
+    """The file's YAML merged over the files it extends; ``files`` collects their paths,
+    this one first."""
     file = str(path)
+    if files is not None:
+        files.append(path)
     try:
         data = load_yaml_file(path)
     except InputError as e:
@@ -178,7 +185,7 @@ def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems) -> dict:
                                       f"(from {chain[0].name if chain else path.name}); "
                                       f"allowed at most {MAX_EXTENDS_DEPTH}", file, eline,
                                       "extends"))
-        base = _load_raw(ppath, (*chain, me), problems)
+        base = _load_raw(ppath, (*chain, me), problems, files)
         base.pop("extends", None)
         base.pop("name", None)
         # A variant that names its own table replaces the judges it extends, and the other
@@ -219,7 +226,8 @@ def load_scenario(path: str | Path) -> Scenario:
     given = str(path)  # a packaged scenario keeps its portable name (run.json, reports)
     path = packaged.scenario_file(given) if packaged.is_packaged(given) else Path(path)
     problems = Problems()
-    data = _load_raw(path, (), problems)
+    files: list[Path] = []
+    data = _load_raw(path, (), problems, files)
     file = str(path)
 
     def where(key):
@@ -280,7 +288,8 @@ def load_scenario(path: str | Path) -> Scenario:
                     cards=cards, rules=rules, players=players,
                     games=games, seed=seed, seating=seating, strategies=strategies,
                     description=description, raw=data, sweep=sweep, ladder=ladder,
-                    judges=judges if judges and len(judges) == len(JUDGE_ROLES) else None)
+                    judges=judges if judges and len(judges) == len(JUDGE_ROLES) else None,
+                    files=tuple(files))
 
 
 def _deck_site(data, file):

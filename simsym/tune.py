@@ -384,12 +384,12 @@ def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int, games: int | None 
             on_block=None):
     """Start and winner on fresh deals (seed + 2): paired intervals over the blocks for the
     seat spread, each target's metric and the objective. ``games`` (default the budget's
-    holdout_games) in whole blocks; ``sc`` may be another table than the one tuned (the
-    winner's changes apply to any). Returns a list of rows."""
+    holdout_games; whole blocks, as run_tune rounds them); ``sc`` may be another table than
+    the one tuned (the winner's changes apply to any). Returns a list of rows."""
     from simsym.paired import card_metric, paired, seat_metric
 
     seed = spec.seed + CONFIRM_SEED_OFFSET
-    games = max(1, (games or spec.holdout_games) // spec.block) * spec.block
+    games = games or spec.holdout_games
     tsc, changes = _scenario_of(sc, spec, winner)
     runs = [batched(s, play_blocks(s, games, seed, spec.block, jobs,
                                    on_block and (lambda i, res, k=k: on_block(k, i))), seed)

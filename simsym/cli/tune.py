@@ -34,7 +34,7 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
 
         raise InputError("no `tune:` block; a tune spec is a scenario with tune: {vary, "
                          "targets, budget} (docs/designer-guide.md)", spec_path, None, "tune")
-    parse_tune(sc)  # every problem of the block before anything runs
+    spec = parse_tune(sc)  # every problem of the block before anything runs
     out = out_dir(out, f"{sc.name}-tune")
 
     def echo(line):
@@ -42,7 +42,6 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
             click.echo(line, err=True)
 
     with out_dir_lock(out, "tune"):
-        spec = parse_tune(sc)
         path = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
                         force=force, echo=echo, others=other_tables(full, sc, spec))
         from simsym.report_inputs import record_inputs

@@ -56,17 +56,22 @@ def _table(sc, out, *, games, seed, resume, run_kwargs, echo):
                         **run_kwargs)
 
 
+def _played(sc, games, seed, jobs, show) -> dict:
+    """The summary of ``games`` games of ``sc`` on the deals of ``seed``, with a progress bar."""
+    bar = Progress(games, show)
+    try:
+        totals, _ = run_games(sc, games, seed, jobs=jobs,
+                              on_chunk=lambda res, done: bar.update(done))
+    finally:
+        bar.close()
+    return build_summary(sc, totals, games, seed)
+
+
 def _check(sc, comp, games, seed, jobs, show, echo, what):
     """Play ``sc`` with seat compensation ``comp`` on the deals of ``seed``."""
     echo(f"verifying {what} on {games:,} fresh deals ...")
     after_sc = replace(sc, rules=replace(sc.rules, seat_compensation=tuple(comp)))
-    bar = Progress(games, show)
-    try:
-        totals, _ = run_games(after_sc, games, seed, jobs=jobs,
-                              on_chunk=lambda res, done: bar.update(done))
-    finally:
-        bar.close()
-    return build_summary(after_sc, totals, games, seed)
+    return _played(after_sc, games, seed, jobs, show)
 
 
 def _verification(before, after, comp, games, seed, estimate) -> dict:
@@ -102,13 +107,7 @@ def _skill(scenario, fast, strong, games, seed, jobs, show, echo) -> dict:
                     strategies=[strong] + [fast] * (scenario.players - 1))
     echo(f"skill gap: one {strong.label} against {scenario.players - 1} {fast.label}, "
          f"{n:,} games ...")
-    bar = Progress(n, show)
-    try:
-        totals, _ = run_games(mixed, n, seed, jobs=jobs,
-                              on_chunk=lambda res, done: bar.update(done))
-    finally:
-        bar.close()
-    s = build_summary(mixed, totals, n, seed)
+    s = _played(mixed, n, seed, jobs, show)
     st = {x["strategy"]: x for x in s["strategies"]}[strong.label]
     return {"games": n, "seed": seed, "strong": strong.label, "fast": fast.label,
             "win_rate": st["win_rate"], "ci95": st["ci95"], "fair_share": s["fair_share"]}
