@@ -243,13 +243,13 @@ _COMPILED: set[str] = set()
 
 def compile_lock_path() -> Path:
     """The lock the processes sharing one numba cache take to compile its kernels: one per
-    copy of simsym (numba caches beside the sources, so two checkouts share nothing) and per
-    cache directory and compile settings (NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK, NUMBA_OPT: a
+    cache folder (simsym.core.kernel_cache_dir: one per kernel sources, so two copies of the
+    same simsym share it) and compile settings (NUMBA_BOUNDSCHECK, NUMBA_OPT: a
     bounds-checked build has its own cache and need not wait for the plain one)."""
     import numba
 
     c = numba.config
-    where = repr((str(Path(G.__file__).resolve().parent), c.CACHE_DIR, c.BOUNDSCHECK, c.OPT))
+    where = repr((c.CACHE_DIR, c.BOUNDSCHECK, c.OPT))
     return (Path(tempfile.gettempdir())
             / f"simsym-compile-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock")
 

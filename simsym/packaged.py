@@ -22,6 +22,18 @@ CHECKOUT_SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 CARD_FILE = Path("cards") / "symposion.yaml"  # the deck, relative to the scenarios
 
 
+CHECKOUT_DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def doc_text(name: str) -> str:
+    """A document that ships with simsym (``docs/NAME`` of a checkout, mapped into the package
+    as ``simsym/docs/``): the rulings, the rules text, the rule-option table."""
+    packaged = files("simsym") / "docs" / name
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (CHECKOUT_DOCS / name).read_text(encoding="utf-8")
+
+
 def data_dir() -> Path:
     """The folder of the packaged scenarios: ``simsym/data/`` of an installed simsym, else a
     checkout's ``scenarios/``."""

@@ -7,7 +7,7 @@ array there raises IndexError instead of silently corrupting memory.
 That cache (BOUNDSCHECK_CACHE, ignored by git) outlives the run, as the normal one does: the
 bounds-checked compile (over a minute) is paid once per change of the kernels, not on every
 run. numba does not key its cache on NUMBA_BOUNDSCHECK, so nothing else may use the folder;
-a kernel edit is seen through simsym.core.KernelSourcesLocator's stamp.
+a kernel edit starts a folder of its own inside it (simsym.core.kernel_cache_dir).
 
 On a fresh clone that compile takes over three minutes: the runs are a background job
 (tests/boundscheck_job.py) that conftest.py starts when this test is collected, and the test,

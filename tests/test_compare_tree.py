@@ -194,7 +194,7 @@ def comparison(card_diff: float, beyond: bool) -> Comparison:
 
 
 def test_a_card_moving_5_7_points_crosses_a_2pp_gate():
-    """The case of issue 13: a card up 5.7 points passed `card-change>2` as a fraction."""
+    """A card up 5.7 points once passed `card-change>2` as a fraction."""
     c = comparison(0.057, True)
     assert check_fail_on(c, parse_fail_on(["card-change>2pp"])) == [
         "card-change>2pp (value 5.70 pp)"]

@@ -1,10 +1,10 @@
 """The search kernel and the game kernel's functions are compiled for one signature only.
 
 numba compiles a function once per distinct tuple of argument types, and a literal argument
-(``0``, ``-1``, ``True``) is a type of its own. Passing literals into the search used to compile
-its large kernel seven times over (about two of the four minutes of a cold compile). This test
-drives every entry point into the search and reads the on-disk cache index, which lists each
-signature compiled for the current source.
+(``0``, ``-1``, ``True``) is a type of its own: passing literals into the search would compile
+its large kernel once per constant. Its callers pass typed values (``np.int64(...)``). This
+test drives every entry point into the search and reads the on-disk cache index, which lists
+each signature compiled for the current source.
 """
 
 from dataclasses import replace
@@ -14,7 +14,7 @@ import numpy as np
 from simsym import bench
 from simsym.core import enums as E
 from simsym.core import game_nb as G
-from simsym.core import native, search_nb
+from simsym.core import search_nb
 from simsym.core.allequal_nb import ae_may_beat_with, ae_prep, all_equal_above_ws
 from simsym.core.social_nb import social_above_ws
 from simsym.engine import play_logged, run_chunk, setup_for
@@ -44,11 +44,16 @@ def test_every_entry_point_shares_one_compiled_search(base):
     G.play_until(tb, src, 2, E.AT_KOMOS)
     G.rollout_nb(tb, src, dst, np.array(src.seat_strat), src.rng[0])
 
-    # The search is compiled once, on its own, and every compiled caller reaches it through
-    # its symbol (simsym.core.native): none links its code.
+    # The search is compiled once, for the one signature every caller passes.
     sigs = _signatures(search_nb._best_core)
     assert len(sigs) == 1, f"the search kernel was compiled for {len(sigs)} signatures: {sigs}"
-    assert native.owner(search_nb.SEARCH_SYMBOL) is not None
+    # Its parts run once or once per group are compiled on their own, once each; what runs
+    # at every leaf is inlined into them.
+    for f in (search_nb._group_bounds, search_nb._social_cf, search_nb._card_states,
+              search_nb._walk, search_nb._write_result):
+        assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
+    for f in (search_nb._social_leaf, search_nb._x_build, search_nb._option_states):
+        assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
     for wrapper in (search_nb.best_symposion_ws, search_nb.best_symposion_hint_ws,
                     search_nb.best_score_above_ws, search_nb.best_play_ws,
                     search_nb.best_play_hint_ws):
@@ -62,11 +67,12 @@ def test_every_entry_point_shares_one_compiled_search(base):
               G.new_state, G.copy_state, G.set_policy, G.rollout_nb, G._chunk_next,
               G._chunk_record,
               G._hsearch_a, G._search_a, all_equal_above_ws, social_above_ws, ae_prep,
-              ae_may_beat_with, G._take_offer, G._may_play, G._bound_prep, G._may_play_rows):
+              ae_may_beat_with, G._take_offer, G._may_play, G._bound_prep, G._may_play_rows,
+              G.trading):
         assert len(_signatures(f)) == 1, (f.__name__, _signatures(f))
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
-    for f in (G._step, G.step, G.trading, G.end_check, G.choose_symposiarch_discards,
+    for f in (G._step, G.step, G.end_check, G.choose_symposiarch_discards,
               G.choose_play, G.make_play, G.choose_komos, G._attempt, G._attempt_run, G._offer,
               G._accepts, G._log, G._candidate_above, G._first_taker):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
@@ -76,8 +82,10 @@ def test_the_lookahead_is_one_compiled_function_above_the_game_loop(base):
     """numba optimises again, in every compiled function, the code of everything it calls, and
     copies an inlined function once per call site. The lookahead player is one compiled
     function (run_chunk_lookahead_nb, used by the engine and the logged engine alike) over
-    the game kernel's: its decision functions and game loop are inlined into it, and
-    game_nb.step is a call into the compiled play_until, not a second copy of the phases."""
+    the game kernel's, with its search over candidates (_decide) and its labelling
+    (_label) compiled on their own: its other decision functions and game loop are inlined
+    into it, and game_nb.step is a call into the compiled play_until, not a second copy of
+    the phases."""
     from simsym.core import lookahead_nb as LA
     from simsym.engine import logged_games
     from simsym.strategies import make_strategy
@@ -87,69 +95,8 @@ def test_the_lookahead_is_one_compiled_function_above_the_game_loop(base):
     run_chunk(setup_for(look), 0, 1)
     list(logged_games(setup_for(look), 0, 1))
     assert len(_signatures(LA.run_chunk_lookahead_nb)) == 1
-    for f in (LA.play_lookahead_nb, LA._decide, LA._apply, LA._determinize,
+    for f in (LA.play_lookahead_nb, LA._apply, LA._determinize, LA._choose, LA._learned,
               LA._symposiarch, LA._symposion, LA._komos, G.step):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
+    assert len(_signatures(LA._decide)) == 1
     assert len(_signatures(G.play_until)) == 1
-
-
-def test_no_kernel_is_compiled_for_a_constant(base):
-    """A call from one simsym kernel to another is typed with plain types (simsym/core's
-    change to numba's dispatcher): a constant argument (a literal 0, DISCARD_KOMOS) used to
-    compile the callee once more for that constant, 43 extra compiles of 26 kernels in the
-    engine's cold compile. The engine, the logged engine, the lookahead and the Social and
-    all-equal solvers run here; no kernel of simsym.core may have a signature holding a
-    literal type, in this process or in the on-disk cache for the current source."""
-    from numba.core import types
-    from numba.core.registry import CPUDispatcher
-
-    import simsym.core as core
-    from simsym.core import allequal_nb, lookahead_nb, rng_nb, social_nb
-    from simsym.engine import logged_games
-    from simsym.strategies import make_strategy
-
-    assert core.PLAIN_KERNEL_CALLS and core._plain_types_for_kernel_calls()
-    run_chunk(setup_for(base), 0, 3)
-    list(logged_games(setup_for(base), 0, 2))
-    look = replace(base, strategies=[make_strategy({"family": "lookahead", "iterations": 2}),
-                                     make_strategy("greedy")])
-    run_chunk(setup_for(look), 0, 1)
-    kernels = [d for m in (G, search_nb, social_nb, allequal_nb, lookahead_nb, rng_nb)
-               for d in vars(m).values() if isinstance(d, CPUDispatcher)]
-    assert len(kernels) > 100
-    literal = {}
-    for d in kernels:
-        sigs = set(d.overloads) | _signatures(d)  # an empty index when never compiled
-        bad = [s for s in sigs if any(isinstance(t, types.Literal) for t in s)]
-        if bad:
-            literal[d.__name__] = bad
-    assert not literal, literal
-
-
-SYMBOL_LATE = """
-import llvmlite.binding as llvm
-from simsym.core import native, search_nb
-from simsym.engine import run_chunk, setup_for
-from simsym.scenario import BASE_SCENARIO, load_scenario
-names = native.symbol_names()
-assert search_nb.SEARCH_SYMBOL in names and "simsym_game_nb_play_until" in names, names
-assert not [n for n in names if llvm.address_of_symbol(n)], "registered at import"
-rows, _ = run_chunk(setup_for(load_scenario(BASE_SCENARIO).judge("fast")), 0, 3)
-assert all(llvm.address_of_symbol(n) for n in names), "not registered"
-print(rows.tolist())
-"""
-
-
-def test_the_symbols_are_registered_when_kernels_first_load(base):
-    """Importing the kernels compiles nothing; the engine's kernels, loaded from numba's cache
-    (warm from the test above) in a fresh process, find the symbols they call (the search's,
-    the trade attempt's, ...: simsym.core.native) registered before they link to them, and
-    play the same games as in this process."""
-    import subprocess
-    import sys
-
-    r = subprocess.run([sys.executable, "-c", SYMBOL_LATE], capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    rows, _ = run_chunk(setup_for(base), 0, 3)
-    assert r.stdout.strip() == str(rows.tolist())

@@ -1,4 +1,4 @@
-"""simsym where the designer works (issue 16): a real install, outputs beside the user, and
+"""simsym where the designer works: a real install, outputs beside the user, and
 committed reports that the documented commands reproduce.
 
 - The packaged scenarios: ``simsym:NAME`` loads the same game as the checkout's file; a wrong
@@ -34,7 +34,6 @@ SCENARIOS = REPO_ROOT / "scenarios"
 # on either: tests/test_cli_run.py). Everything else of reports/base/ must match byte for byte.
 RUN_CIRCUMSTANCES = ("wall_seconds", "games_per_second", "started", "jobs", "chunk_size",
                      "machine", "versions")
-LOCKS = (".simsym.lock", ".simsym.lock.json")  # left by every run, ignored by git
 
 
 def cli(*args):
@@ -238,11 +237,10 @@ def test_make_run_regenerates_the_committed_base_report(tmp_path):
     new, committed = work / "reports" / "base", REPO_ROOT / "reports" / "base"
 
     def files(d):  # the strong table's files, and the fast table's in fast/
-        return sorted(str(p.relative_to(d)) for p in d.rglob("*")
-                      if p.is_file() and p.name not in LOCKS)
+        return sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())
 
     names = files(committed)
-    assert files(new) == names
+    assert files(new) == names  # the outputs alone: the run's lock is not in the folder
     assert {"compensation.json", "report.md", "judges.json", "fast/report.md",
             "fast/summary.json"} <= set(names)
     for name in names:
@@ -257,7 +255,7 @@ def test_make_run_regenerates_the_committed_base_report(tmp_path):
 
 # --- the wheel ----------------------------------------------------------------------------
 
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "simsym", "scenarios")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "simsym", "scenarios", "docs")
 
 
 def _build_wheel(tmp_path: Path) -> Path:
@@ -308,8 +306,9 @@ def _clean_env(venv: Path) -> dict:
 
 @pytest.mark.slow
 def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
-    """pip install of the wheel, then from an empty folder: best, init, validate, run. The
-    numba kernels compile cold in the new environment (cached in its site-packages)."""
+    """pip install of the wheel, then from an empty folder: best, init, validate, options,
+    run. The numba kernels compile cold for the new environment's sources (cached under the
+    user's cache folder, simsym.core.kernel_cache_dir)."""
     t0 = time.perf_counter()
     wheel = _build_wheel(tmp_path)
     with zipfile.ZipFile(wheel) as z:  # the wheel carries scenarios/ exactly, as simsym/data/
@@ -338,6 +337,12 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
     here = cli("best", "--json", "Plato", "Grapes", "Vines", "Krater")
     assert json.loads(best.stdout) == json.loads(here.output)
     t2 = time.perf_counter()
+
+    r = simsym("options", "--rulings")  # the rulings the options cite ship in the wheel
+    assert r.returncode == 0 and r.stdout == (REPO_ROOT / "docs" / "rulings.md").read_text()
+    with zipfile.ZipFile(wheel) as z:
+        assert z.read("simsym/docs/symposion-rules.txt") == \
+            (REPO_ROOT / "docs" / "symposion-rules.txt").read_bytes()
 
     r = simsym("init", "ws")
     assert r.returncode == 0, r.stderr

@@ -1,5 +1,6 @@
-"""numba's cache of a kernel is stale when a kernel it calls has changed (simsym.core's
-KernelSourcesLocator): numba itself only looks at the function's own source file.
+"""numba's cache of a kernel is stale when a kernel it calls has changed: numba itself only
+looks at the function's own source file, so simsym.core caches the kernels in a folder per
+digest of every kernel module (simsym.core.kernel_cache_dir).
 
 Played on a copy of the package: game_nb.key_stream_nb, which calls rng_nb.mix64_nb, is
 compiled, then loaded from the cache, then rng_nb.py alone is edited. numba alone would load
@@ -45,3 +46,24 @@ def test_an_edit_to_a_called_kernel_recompiles_its_callers(tmp_path):
     edited = run()
     assert edited["misses"] == 1 and edited["hits"] == 0  # compiled again
     assert edited["value"] == first["value"]
+
+
+def test_the_cache_folder_is_one_per_kernel_sources(monkeypatch, tmp_path):
+    """The folder numba caches the kernels in: <NUMBA_CACHE_DIR>/simsym-numba/<digest>, a
+    folder inherited from a parent (of other sources, or of these) taken as its base, and
+    the user's cache folder when NUMBA_CACHE_DIR is not set."""
+    import simsym.core as core
+
+    digest = core.kernel_sources_digest()[:16]
+    assert len(digest) == 16 and int(digest, 16) >= 0
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert core.kernel_cache_dir() == tmp_path / "mine" / "simsym-numba" / digest
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine" / "simsym-numba" / "0123abcd"))
+    assert core.kernel_cache_dir() == tmp_path / "mine" / "simsym-numba" / digest
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert core.kernel_cache_dir() == tmp_path / "xdg" / "simsym" / "simsym-numba" / digest
+    # and this process compiles into its own folder
+    import numba
+
+    assert numba.config.CACHE_DIR.endswith(f"simsym-numba/{digest}")

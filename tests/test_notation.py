@@ -10,7 +10,7 @@ from simsym.cards.notation import NotationError, parse_notation
 from simsym.scenario import REPO_ROOT
 
 
-RULES_TEXT = REPO_ROOT.parent / "shared" / "seeds" / "symposion-rules.txt"
+RULES_TEXT = REPO_ROOT / "docs" / "symposion-rules.txt"
 
 
 def test_base_deck_has_the_75_cards_of_the_rules_in_their_notation(cards):

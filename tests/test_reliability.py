@@ -21,7 +21,7 @@ from simsym.cli.main import main
 from simsym.errors import SimsymError
 from simsym.run import job
 from simsym.run.job import run_scenario
-from simsym.run.lock import HOLDER_NAME
+from simsym.run.lock import holder_path
 from simsym.scenario import BASE_SCENARIO, load_scenario
 
 SIMSYM = str(Path(sys.executable).parent / "simsym")
@@ -95,7 +95,7 @@ def test_signal_ends_every_worker_and_keeps_results_for_resume(tmp_path, sig, co
     saved = chunk_files(out)
     assert saved and (saved[0].parent / "manifest.json").exists()
     assert not temp_files(out)
-    assert not (out / HOLDER_NAME).exists()  # the lock was released
+    assert not holder_path(out).exists()  # the lock was released
 
 
 @pytest.mark.parametrize("command", [
@@ -312,9 +312,9 @@ def test_a_second_command_on_the_same_out_refuses_and_names_the_holder(tmp_path)
     out = tmp_path / "run"
     proc = start_run(out, "--jobs", "1")
     try:
-        poll(lambda: (out / HOLDER_NAME).exists() or proc.poll() is not None,
+        poll(lambda: holder_path(out).exists() or proc.poll() is not None,
              what="the lock")
-        holder = json.loads((out / HOLDER_NAME).read_text())
+        holder = json.loads(holder_path(out).read_text())
         assert holder["pid"] == proc.pid and holder["command"] == "run"
         t0 = time.monotonic()
         for args in (["run", BASE, "--games", "50", "--seed", "6", "--out", str(out), "-q"],
@@ -342,14 +342,14 @@ def test_a_stale_holder_is_taken_over_with_a_message(tmp_path):
     out.mkdir()
     import socket
 
-    (out / HOLDER_NAME).write_text(json.dumps({"pid": gone.pid, "host": socket.gethostname(),
+    holder_path(out).write_text(json.dumps({"pid": gone.pid, "host": socket.gethostname(),
                                                "command": "run", "started": "yesterday"}))
     r = subprocess.run([SIMSYM, "run", BASE, "--games", "50", "--jobs", "1", "--out", str(out),
                         "-q", "--no-report"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert f"taking over the lock of a command that ended without releasing it (`simsym run`, " \
            f"pid {gone.pid} on {socket.gethostname()}, started yesterday)" in r.stderr
-    assert not (out / HOLDER_NAME).exists()
+    assert not holder_path(out).exists()
 
 
 # --- the outputs' permissions ----------------------------------------------------------
@@ -373,8 +373,8 @@ def test_outputs_get_the_users_umask(tmp_path, mask, mode):
         assert r.exit_code == 0, r.output
     finally:
         os.umask(old)
-    # (the lock file is filelock's, made with its own mode)
-    files = [p for p in out.rglob("*") if p.is_file() and not p.name.startswith(".simsym.lock")]
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert not [p for p in files if ".lock" in p.name]  # the lock is not in the outputs
     assert {"summary.json", "report.md", "seats.png", "cards.csv"} <= {p.name for p in files}
     assert {str(p.relative_to(out)): oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {
         str(p.relative_to(out)): oct(mode) for p in files}

@@ -89,6 +89,6 @@ def test_several_errors_are_reported_together(tmp_path):
             ("name", "description", "extends", "cards", "rules", "players", "strategies",
              "judges", "seating", "games", "seed", "sweep", "ladder", "tune", "train")),
         f"{p}:5: rules.hand_sise: unknown rule option 'hand_sise' (did you mean 'hand_size'?); "
-        "see docs/rule-options.md",
+        "`simsym options` lists them",
     ]
     assert [err.line for err in e.value.errors] == [2, 3, 5]

@@ -198,8 +198,8 @@ def test_two_alike_kinds_both_played_take_their_options_in_canonical_order(base,
 
 
 @njit  # not cached: numba would judge its cache fresh by this file alone, and the search's
-# wrappers inlined into it would then call a stale search (simsym.core.KernelSourcesLocator
-# covers only the package's own kernels)
+# wrappers inlined into it would then call a stale search (simsym.core's cache folder per
+# digest covers only the package's own kernels)
 def _three_modes(hands, ns, kinds, rules, reqs, types, floors, full, play, ws):
     """Per hand: the complete result (best_symposion_hint_ws) into full[i] and the play-only
     result (best_play_hint_ws) into play[i], which starts as -7 everywhere."""

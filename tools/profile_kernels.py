@@ -59,21 +59,14 @@ def short_name(mangled: str) -> str:
 
 def kernel_functions(modules=("game_nb",)) -> list[tuple[int, str]]:
     """(address, short name) of every function, sorted, in the compiled libraries of the
-    dispatchers of simsym.core's ``modules`` (and whatever they link in) and of the kernels
-    they call through symbols (the search, the trade attempt, ...: simsym.core.native)."""
+    dispatchers of simsym.core's ``modules`` (and whatever they link in)."""
     import importlib
-
-    from simsym.core import native
 
     libs = []
     for mod in modules:
         m = importlib.import_module(f"simsym.core.{mod}")
         libs += [cres.library for name in dir(m)
                  for cres in getattr(getattr(m, name), "overloads", {}).values()]
-    native.ensure_all()
-    for name in native.symbol_names():
-        owner = native.owner(name)  # a compile result, or a cfunc
-        libs.append(getattr(owner, "library", None) or owner._library)
     addrs = set()
     for lib in libs:
         # A library loaded from numba's cache keeps its functions in _shared_module only.

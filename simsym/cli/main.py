@@ -27,9 +27,20 @@ class SimsymGroup(click.Group):
 
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
-            module, attr = COMMANDS[name]
+            module, attr, _ = COMMANDS[name]
             self.add_command(getattr(importlib.import_module(module), attr), name)
         return super().get_command(ctx, name)
+
+    def format_commands(self, ctx, formatter):
+        """The command list of `simsym --help`, from COMMANDS: no command module is imported
+        to list them (each imports its own work: numba, pandas, ...)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, (click.Command(name, help=COMMANDS[name][2]) if name in COMMANDS
+                        else self.get_command(ctx, name)).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx):
         from simsym.run.lifeline import signals_stop_the_run
@@ -89,23 +100,51 @@ def main(ctx, debug):
 # Each command's module, imported only when that command runs (or `--help` lists them all):
 # `simsym validate` no longer loads pandas, scipy.stats, optuna or FastAPI (click's lazy
 # group; tests/test_cli_main.py).
-COMMANDS = {
-    "ablate": ("simsym.cli.ablate", "ablate"),
-    "bench": ("simsym.cli.bench", "bench"),
-    "best": ("simsym.cli.best", "best"),
-    "compare": ("simsym.cli.compare", "compare_cmd"),
-    "compare-tree": ("simsym.cli.compare_tree", "compare_tree_cmd"),
-    "init": ("simsym.cli.init", "init"),
-    "ladder": ("simsym.cli.ladder", "ladder"),
-    "log": ("simsym.cli.log", "log"),
-    "options": ("simsym.cli.options", "options"),
-    "report": ("simsym.cli.report", "report"),
-    "run": ("simsym.cli.run", "run"),
-    "serve": ("simsym.cli.serve", "serve"),
-    "sweep": ("simsym.cli.sweep", "sweep"),
-    "train": ("simsym.cli.train", "train"),
-    "tune": ("simsym.cli.tune", "tune"),
-    "validate": ("simsym.cli.validate", "validate"),
+COMMANDS = {  # name: (module, attribute, the first sentence of its help)
+    "ablate": ("simsym.cli.ablate", "ablate",
+              'Replay the same seeds with each card removed; the change in mean score, length, seat'
+              " gap and strategies' win shares, with paired intervals."),
+    "bench": ("simsym.cli.bench", "bench",
+             'Measure the search and the engines: numba vs reference, scaling, compile, memory.'),
+    "best": ("simsym.cli.best", "best",
+            'Find the best legal Symposion in a hand.'),
+    "compare": ("simsym.cli.compare", "compare_cmd",
+               'Run A and B (scenario files or run directories) on the same seeds and deals, and '
+               'report per seat and per card A, B and the difference with a paired interval.'),
+    "compare-tree": ("simsym.cli.compare_tree", "compare_tree_cmd",
+                     "Compare the scenarios of NEW whose games differ from OLD's (cards, rules, "
+                     "table or strategies, with their card files and `extends`), each on the "
+                     "same deals; write OUT/NAME/compare.md for each and the verdicts in "
+                     "OUT/summary.md."),
+    "init": ("simsym.cli.init", "init",
+            'Write a starter workspace into DIR: a scenario extending the packaged base game, an '
+            'editable copy of the card file it plays, and a README on what to run next.'),
+    "ladder": ("simsym.cli.ladder", "ladder",
+              'Rate every strategy of SCENARIO against every other, on the same deals.'),
+    "log": ("simsym.cli.log", "log",
+           "Print one game's full log: every draw, discard, trade, Symposion and score."),
+    "options": ("simsym.cli.options", "options",
+               "List the rule options a scenario's `rules:` may set."),
+    "report": ("simsym.cli.report", "report",
+              'Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym run`.'),
+    "run": ("simsym.cli.run", "run",
+           'Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json.'),
+    "serve": ("simsym.cli.serve", "serve",
+             "Edit SCENARIO's cards and rules in the browser and see each variant against it."),
+    "sweep": ("simsym.cli.sweep", "sweep",
+             'Run the scenario once per value on the same seed and plot the metrics against it.'),
+    "train": ("simsym.cli.train", "train",
+             "Train a `learned` player from the `lookahead` search, as SPEC's `train:` block says "
+             '(rounds, games, tables, teacher, ridge, eval_games, seed): round after round the '
+             'learner plays, the search labels the decisions it reaches, and the model is fitted '
+             'again.'),
+    "tune": ("simsym.cli.tune", "tune",
+            'Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md) on'
+            ' the same deals for every candidate, re-measure the best on held-out deals, confirm '
+            'the winner against the start on fresh ones, and write tuned.yaml, tune.md and '
+            'trials.csv.'),
+    "validate": ("simsym.cli.validate", "validate",
+                'Check SCENARIO files (and the files they extend, and their card files).'),
 }
 
 

@@ -47,7 +47,7 @@ from simsym.core.enums import (
     MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
     RULE_WINE_LO, T_SOCIAL,
 )
-from simsym.core.native import INNER, PY_ENTRY, I64, array, by_symbol
+from simsym.core.options import INNER, PY_ENTRY
 from simsym.core.search_nb import _rule_facts
 
 G_SOCIAL = 2  # the Social search group (its bit in the card table's CF_AL columns)
@@ -330,12 +330,6 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         ws[nxt + D_CH] = -1
         d += 1
     return best if best > floor else np.int64(-1)
-
-
-# What compiled callers call: all_equal_above_ws compiled once, reached by its symbol
-# (simsym.core.native).
-all_equal_above_x = by_symbol(all_equal_above_ws,
-                              (array(1), I64, array(2), array(1), I64, I64, array(1)))
 
 
 @njit(**INNER)

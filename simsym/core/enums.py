@@ -42,7 +42,7 @@ TYPE_NAMES = ("intellectual", "social", "hedonistic")
 # setting of the two rule options they depend on), so the search reads one value where it
 # would otherwise recompute it from the options on every call.
 # Base games then miss the data cache ~19% less a game (callgrind's model) and the search
-# on hands met one after the other ~58% less (docs/performance.md).
+# on hands met one after the other ~58% less.
 # Line 0: what _card_states reads first for any card.
 CF_AL = 0  # 2 columns, [io_bars_mw off, on]: search groups the kind may join
 CF_WOMAN = 2

@@ -74,11 +74,10 @@ from simsym.core.enums import (
     GS_LA_QW, GS_LA_QX, GS_LA_QX2,
 )
 from simsym.core.allequal_nb import (
-    AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_x,
+    AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_ws,
 )
-from simsym.core import function_passes_o1
-from simsym.core.native import INNER, PY_ENTRY, I64, U64, array, by_symbol, record
-from simsym.core.social_nb import social_above_x, social_workspace_size
+from simsym.core.options import INNER, PY_ENTRY
+from simsym.core.social_nb import social_above_ws, social_workspace_size
 from simsym.core.rng_nb import SEATING_SALT, below_nb, mix64_nb, shuffle_nb, stream_state_nb
 from simsym.core.search_nb import (
     G_TYPE, MODE_PLAY, U, _carve, best_play_hint_ws, best_play_ws, best_score_above_ws,
@@ -96,9 +95,9 @@ from simsym.core.search_nb import (
 # on to the functions a function calls unless they set it. The search allocates nothing (its
 # workspace is the caller's), so it and its gateways here (_search_a, _hsearch_a)
 # are compiled without it too: with it, each call paid two atomic operations per array
-# argument at two levels (~4% of a game, docs/performance.md).
+# argument at two levels (~4% of a game).
 # Neither has numba's C-callable wrapper, and those only kernels call have no Python wrapper
-# either (simsym.core.native.INNER says why); those also called from Python are *_PY.
+# either (simsym.core.options says why); those also called from Python are *_PY.
 NO_RC = INNER
 NO_RC_PY = PY_ENTRY
 WITH_RC = dict(INNER, _nrt=True)
@@ -111,17 +110,15 @@ NO_RC_INLINE = dict(cache=True, _nrt=False, inline="always")
 # taking both records pushes 254 values on the stack (~260 instructions), one taking six
 # arrays ~45. A function called many times a game over the records therefore has its body
 # inlined into the loop around it: play_until plays a game with the phases inlined (_step),
-# one call a game instead of ~155 (docs/performance.md), and the trade
-# attempt inlined into trading (1.02x games/s; its compile paid by
-# compiling the kernels only kernels call without a Python wrapper, and by the game loop's
-# first LLVM passes at O1, simsym.core.function_passes_o1). A small kernel
+# and the trade attempt is inlined into trading. trading itself, once a turn, stays a call:
+# inlined it made the game loop's compile ~10 s longer for ~1.5% of games/s. A small kernel
 # called at every draw or memoised search keeps only its rare case out of line (_refill_a,
 # _hsearch_a), so the common case costs no call.
 # Indexing: numba adds a negative-index wraparound (three or four instructions) to every
 # access through a signed integer. In the loops a game runs most (the trade's candidate
 # listing, discard orders, hands copied or narrowed, the per-game statistics) indices are
 # written U(...) (unsigned, as in the search's walk): none there is ever negative (~4% of a
-# game's instructions; docs/performance.md).
+# game's instructions).
 
 # The read-only record of a run (see the module docstring).
 Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "strat_params",
@@ -156,14 +153,6 @@ State = namedtuple("State", (
     #         (CK_* layout; simsym.engine gives it; new_state's holds an empty chunk)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
-
-# The records' numba types, for the kernels called by symbol (simsym.core.native), which are
-# compiled for these alone: Setup.table() and new_state make records of these types (a test
-# checks).
-TABLE_T = record(Table, kinds=array(2), strat_params=array(2), keep_table=array(2),
-                 cand_table=array(2))
-STATE_T = record(State, rng=array(1, U64), hands=array(2), by_type=array(2), cs=array(3),
-                 memo=array(2), ev=array(2))
 
 PENDING = -2  # the trade code waits for a lookahead seat's answer (see _lookahead_answer)
 
@@ -280,7 +269,7 @@ def rollout_nb(tb, src, dst, policy, stream):
     copy_state(src, dst)
     set_policy(tb, dst, policy)
     dst.rng[0] = np.uint64(stream)
-    play_until_x(tb, dst, np.int64(-1), np.int64(-1))
+    play_until(tb, dst, np.int64(-1), np.int64(-1))
     return dst.score
 
 
@@ -905,7 +894,7 @@ def _may_play(bt, H, n, types):
     if bt[U(BT_ON)] == 0:
         return True
     if bt[U(BT_PK)] == 0 or n > BTP_MAXN:
-        return _may_play_rows_x(bt, H, n, types)
+        return _may_play_rows(bt, H, n, types)
     a, b, va, vb = _wine_sums(bt, H, n)
     return _wine_verdict(bt, a, b, va, vb, types)
 
@@ -1197,7 +1186,6 @@ ONE_STEP = -2  # play_until's turn for "one phase only" (what step does)
 PLAY_CHUNK = -3  # play_until's turn for "the games of the state's chunk" (s.out)
 
 
-@function_passes_o1
 @njit(**NO_RC_PY)
 def play_until(tb, s, turn, at):
     """Play on from the state's phase boundary until it stands at phase ``at`` of turn
@@ -1207,9 +1195,9 @@ def play_until(tb, s, turn, at):
     Turn PLAY_CHUNK plays the games of the state's chunk (``s.out``, CK_* layout) from their
     start instead, each one recorded into the chunk's rows and aggregate (simsym.engine's
     run_chunk). The engine's one compiled game loop serves games, chunks, rollouts and
-    single steps: the compiled functions above it reach it by its symbol (play_until_x),
-    which would otherwise optimise and compile all of the engine's code once more each
-    (~6 s of the cold compile each, docs/performance.md)."""
+    single steps. numba links it into every compiled function that calls it, where LLVM
+    optimises it again, so the functions above it are few (the rollouts, the lookahead's
+    chunk loop and its search over candidates)."""
     sc = s.sc
     if turn == PLAY_CHUNK and not _chunk_next(tb, s):
         return
@@ -1234,7 +1222,7 @@ def _chunk_next(tb, s):
     g = out[CK_G]
     if g >= out[CK_G1]:
         return False
-    setup_x(tb, s, g, out[CK_SEED])
+    setup(tb, s, g, out[CK_SEED])
     return True
 
 
@@ -1248,7 +1236,7 @@ def _chunk_record(tb, s):
     row = _carve(out, CK_SIZE + (g - out[CK_G0]) * width, (width,))
     agg = _carve(out, CK_SIZE + n * width, (out[CK_NSTRAT], tb.kinds.shape[0], AGG_SIZE))
     record(tb, s, row)
-    accumulate_x(s.cs, row, tb.gp[GP_PLAYERS], agg, s.tmp, s.tmp2)
+    accumulate_nb(s.cs, row, tb.gp[GP_PLAYERS], agg, s.tmp, s.tmp2)
     out[CK_G] = g + 1
 
 
@@ -1257,7 +1245,7 @@ def step(tb, s):
     """Play the phase the state stands at, moving it to the next phase boundary. (Through
     play_until, which holds the compiled game loop already: a second compiled copy of the
     phases cost ~18 s of the lookahead's cold compile.)"""
-    play_until_x(tb, s, np.int64(ONE_STEP), np.int64(0))
+    play_until(tb, s, np.int64(ONE_STEP), np.int64(0))
 
 
 @njit(**NO_RC_INLINE)
@@ -1369,7 +1357,7 @@ def discard_and_redraw(tb, s, a, cards, nd):
     s.sc[GS_AT] = AT_TRADING
 
 
-@njit(**NO_RC_INLINE)
+@njit(**NO_RC)
 def trading(tb, s):
     """docs 6.5: the active seat's attempts, then one attempt by each other seat that trades
     when inactive, within max_trades_per_turn. Resumable at any attempt: sc[GS_MADE] counts
@@ -1535,7 +1523,7 @@ def _attempt_run(tb, s, i, excl):
     if not some:
         return 0
     m = _without(H, n, x, tmp2)
-    use_bound = tb.bt[BT_ON] != 0 and _bound_prep_x(tb.bt, s.bscr, tmp2, m, ti)
+    use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
     ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
     wstar = _no_card()
     rstar = nc
@@ -1603,14 +1591,14 @@ def _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, w, floor):
             ae_prep(tmp2, m, tb.kinds, tb.rules, bscr, np.int64(BSCR_AE))
             ae_ready = True
         if ae_may_beat_with(bscr, np.int64(BSCR_AE), tb.kinds, tb.rules, w, floor):
-            sw = all_equal_above_x(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
+            sw = all_equal_above_ws(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
             if sw == UNCOVERED:  # Social is answered below then
                 tw |= _group_type_bit(2)
                 sw = -1
     if tw & _group_type_bit(2):
         # Only the score counts here: social_above_ws answers for Social where it covers
         # the hand, the search otherwise.
-        ss = social_above_x(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
+        ss = social_above_ws(tmp2, m + 1, tb.kinds, tb.rules, wbit, floor, s.sws)
         if ss != UNCOVERED:
             sw = max(sw, ss)
             tw &= ~_group_type_bit(2)
@@ -1992,20 +1980,3 @@ def accumulate_nb(cs, row, P, agg, scores, units):
             agg[U(st), U(k), AGG_END] += cs[U(i), U(k), CS_END]
             agg[U(st), U(k), AGG_DISCARDED] += cs[U(i), U(k), CS_DISCARDED]
             agg[U(st), U(k), AGG_TRADED] += cs[U(i), U(k), CS_RECEIVED]
-
-
-# --- kernels called by symbol ----------------------------------------------------------------
-# Each is compiled once and reached through a symbol (simsym.core.native): numba would link its
-# code into every compiled function that calls it, where LLVM optimises and compiles it again
-# (docs/performance.md, "Compile time"). The big ones a game calls once a turn or less, or
-# rarely: the trade bound's preparation, the Social solvers (social_nb, allequal_nb), a
-# game's set-up and its statistics, the rows' path of _may_play, and the game loop itself
-# for the kernels above it (rollouts, step, the lookahead's). The trade attempt is not one:
-# it is inlined into the game loop (trading), where a call pushed both records 27 times a
-# game. A symbol's code calls only symbols registered
-# before it.
-_bound_prep_x = by_symbol(_bound_prep, (array(1), array(1), array(1), I64, I64))
-_may_play_rows_x = by_symbol(_may_play_rows, (array(1), array(1), I64, I64))
-setup_x = by_symbol(setup, (TABLE_T, STATE_T, I64, I64))
-accumulate_x = by_symbol(accumulate_nb, (array(3), array(1), I64, array(3), array(1), array(1)))
-play_until_x = by_symbol(play_until, (TABLE_T, STATE_T, I64, I64))

@@ -24,14 +24,13 @@ decisions, game for game (tests/test_lookahead_engines.py, tests/test_learned.py
 Compiling: as in the game kernel, these functions are compiled without reference counting
 (NO_RC), but new_look, which allocates (WITH_RC; game_nb says why). numba links into each
 compiled function the code of every function it calls and optimises it all again, so each
-function that reaches the game loop re-optimised the whole engine (7 to 32 s each, cold), and
-an inlined function is copied once per call site. So the player has one compiled function,
-:func:`run_chunk_lookahead_nb` (the state and workspace are the caller's), with everything
-above the game loop inlined into it; the loop has one call site each for the search, for
-applying its choice and for the plain phases (game_nb.step, itself a call into the compiled
-play_until). Inlining the decision functions took the lookahead's cold compile on top of the
-engine's from ~130 s to ~56 s, one compiled function above the loop to ~35 s
-(docs/performance.md).
+compiled function that reaches the game loop re-optimises the whole engine, and an inlined
+function is copied once per call site. So the player has few compiled functions above the
+game loop: :func:`run_chunk_lookahead_nb` (the state and workspace are the caller's), with
+the decision loop inlined into it, and the search over candidates (:func:`_decide`) and the
+labelling (:func:`_label`), compiled on their own (inlined, they made the cold compile about
+twice as long). The loop has one call site each for the choice, its application and the
+plain phases (game_nb.step, itself a call into the compiled play_until).
 
 Rollout states play no lookahead seat (every seat plays the rollout policy), so the search
 never nests: the plain game loop (game_nb.play_until, the phases inlined) serves the rollouts,
@@ -57,9 +56,9 @@ from simsym.core.enums import (
 )
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
-    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_x, copy_state, deck_size,
-    discard_and_redraw, komos_discard, make_play, new_state, play_until_x, record, set_policy,
-    setup_x, step, swap,
+    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
+    discard_and_redraw, komos_discard, make_play, new_state, play_until, record, set_policy,
+    setup, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
@@ -310,7 +309,7 @@ def _determinize(tb, s, lk, seat, kind, d, i):
     set_policy(tb, det, lk.policy)
 
 
-@njit(**NO_RC_INLINE)
+@njit(**NO_RC)
 def _decide(tb, s, lk, lr, kind, nc, seat):
     """Successive halving over candidates 0..nc-1 with common random numbers (docs 6.6)."""
     if nc == 1:
@@ -348,7 +347,7 @@ def _decide(tb, s, lk, lr, kind, nc, seat):
                 if pol == POLICY_LEARNED:
                     _play_out(tb, lk.sim, lr)  # every seat the learned player
                 else:
-                    play_until_x(tb, lk.sim, np.int64(-1), np.int64(-1))
+                    play_until(tb, lk.sim, np.int64(-1), np.int64(-1))
                 lk.total[c] += rollout_value_nb(lk.sim.score, P, seat)
                 lk.count[c] += 1
         i0 += m
@@ -559,7 +558,7 @@ def _learned(tb, s, lk, kind, nc, seat):
     return best
 
 
-@njit(**NO_RC_INLINE)
+@njit(**NO_RC)
 def _label(tb, s, lk, kind, nc, seat, teacher, chosen):
     """Keep a learned seat's searched decision: its candidates' features and rollout values."""
     if nc < 2:
@@ -675,7 +674,7 @@ def play_lookahead_nb(tb, s, lk, lr, g, seed, row):
     One call site each for the choice (_choose), its application (_take) and the plain
     phases (step, which plays trading too): numba copies an inlined function once per call
     site, and these hold the game loop."""
-    setup_x(tb, s, g, seed)
+    setup(tb, s, g, seed)
     lk.key[0] = seed
     lk.key[1] = g
     sc = s.sc
@@ -706,5 +705,5 @@ def run_chunk_lookahead_nb(tb, s, lk, lr, g0, g1, seed, rows, agg, progress):
     for g in range(g0, g1):
         row = rows[g - g0]
         play_lookahead_nb(tb, s, lk, lr, g, seed, row)
-        accumulate_x(s.cs, row, P, agg, lk.scores, lk.units)
+        accumulate_nb(s.cs, row, P, agg, lk.scores, lk.units)
         progress[0] += 1

@@ -40,7 +40,7 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   class, listed once per deck by encode_cards; a leaf tries only the vectors losing at most
   the I = H bonus or exactly what the all-equal bonus needs, each in closed form. The same
   answers as the walk below (tests/test_social_closed_form.py), at about three quarters of
-  the median search's time (docs/performance.md, forty-second session). Other hands take
+  the median search's time. Other hands take
   the general walk.
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
@@ -49,18 +49,20 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   bound checks; nothing allocates, nor does any part). Each view has room for MAX_HAND cards
   whatever the hand, so it starts at a constant offset: the compiled search addresses every
   view from the workspace's one pointer instead of keeping a pointer per view (7% fewer
-  instructions a search than views sized by the hand, docs/performance.md). The walk sums
+  instructions a search than views sized by the hand). The walk sums
   its columns packed in 16-bit lanes (S_P0..S_P2), and the hot loops index the views with
   unsigned integers (``U``) so numba emits no negative-index wraparound.
-* The large parts that take the views are inlined into ``_best_core`` by numba
-  (``inline='always'``; a call would copy all the views), and ``_best_core`` and the small
-  parts are compiled without reference counting (``_nrt=False``; otherwise each view handed
-  to a part or read from the record costs an atomic increment and decrement). With either
-  missing the search measured 2 to 3.5 times slower (docs/performance.md).
-* ``_best_core`` is compiled on its own and reached by its symbol (``_best_core_x``, at the
-  end of this module; simsym.core.native): the search is compiled once per cache, not once
-  more in every compiled function above it (docs/performance.md, twenty-eighth and
-  twenty-ninth sessions).
+* Each part takes the workspace itself (``ws``, one array) and carves its views at its
+  start (``_views``, inlined: constant offsets from the workspace's one pointer), so a call
+  passes one array, not the ~30 views. The parts a search runs once or once per group
+  (``_group_bounds``, ``_social_cf``, ``_card_states``, ``_walk``, ``_write_result``) are
+  compiled on their own; what runs at every leaf (``_social_leaf``, ``_x_build``,
+  ``_option_states``) is inlined by numba into its caller. Each numba-inlined function is
+  copied into its caller block by block, at a cost that grows with its blocks times its
+  variables, so the large parts stay calls: the search's cold compile is ~6 s, not ~40 s.
+  Everything is compiled without reference counting (``_nrt=False``; otherwise each view
+  handed to a part costs an atomic increment and decrement; the search measured 2 to 3.5
+  times slower with it).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join, its walk states per type already packed and ordered, the groups' bounds a lane
   per group) is read from the card table's derived columns (enums.CF_OKI ..., CF_ST,
@@ -98,9 +100,9 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.core import config as _numba_config
+from numba import config as _numba_config
 
-from simsym.core.native import INNER, PY_ENTRY, I64, array, by_symbol, symbol_name
+from simsym.core.options import INNER, PY_ENTRY
 
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
     def _tz(x):
@@ -115,7 +117,8 @@ if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1):
             size *= d
         return ws[at:at + size].reshape(shape)
 else:
-    from numba.core import cgutils, types
+    from numba import types
+    from numba.core import cgutils
     from numba.core.imputils import impl_ret_borrowed
     from numba.extending import intrinsic
     from numba.cpython.unsafe.numbers import trailing_zeros as _tz
@@ -142,7 +145,7 @@ else:
         """``ws[at:at + size]`` as a C-ordered array of ``shape`` (a tuple of integers; size:
         its entries), for 0 <= at and at + size <= len(ws), which the caller guarantees. A
         slice would clamp its bounds and handle negative ones: a few branches and spills per
-        view, ~18 ns of a search for its ~30 views (docs/performance.md)."""
+        view, ~18 ns of a search for its ~30 views."""
         if not (isinstance(ws, types.Array) and ws.ndim == 1 and ws.layout == 'C'
                 and isinstance(at, types.Integer) and isinstance(shape, types.BaseTuple)):
             return None
@@ -694,7 +697,7 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
 def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_nb` with a caller-supplied int64 workspace of at least
     ``workspace_size(n)`` entries (its contents are overwritten)."""
-    _best_core_x(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
+    _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
                np.int64(-1), np.int64(MODE_FULL))
 
 
@@ -703,7 +706,7 @@ def best_play_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
     """:func:`best_symposion_ws`, writing only the play: ``res[RES_SCORE]``, ``RES_TYPE``,
     ``RES_MASK`` and ``RES_NCARDS`` (the same values; the rest of ``res`` is left as it
     was). What the engine reads, without rebuilding each card's option and E split."""
-    _best_core_x(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
+    _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
                np.int64(-1), np.int64(MODE_PLAY))
 
 
@@ -730,9 +733,9 @@ def _hint_core(hand, n, kinds, rules, required_mask, type_mask, floor, res, ws, 
     req = np.int64(required_mask)
     types = np.int64(type_mask)
     if floor >= 0:
-        if _best_core_x(hand, n, kinds, rules, req, types, res, ws, np.int64(floor), mode) >= 0:
+        if _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(floor), mode) >= 0:
             return
-    _best_core_x(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), mode)
+    _best_core(hand, n, kinds, rules, req, types, res, ws, np.int64(-1), mode)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -741,7 +744,7 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
     when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
     answer is not -1 it equals the score :func:`best_symposion_ws` would find. Only
     ``res[RES_SCORE]`` and ``res[RES_TYPE]`` are written."""
-    return _best_core_x(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
+    return _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
                       ws, np.int64(floor), np.int64(MODE_SCORE))
 
 
@@ -755,8 +758,8 @@ def _xc_opt(kinds, k, c):
     return np.int64(-1)
 
 
-@njit(cache=True, inline='always')
-def _social_cf(w, n, kinds, rules, rf, req, best, mode):
+@njit(**INNER)
+def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
     """The Social group in closed form, for hands whose every Social card has a shape it
     covers (enums.CF_SCF): the same play as _card_states and _walk would find. Returns the
     best play and True, or ``best`` unchanged and False when the hand is not covered (copies
@@ -774,6 +777,7 @@ def _social_cf(w, n, kinds, rules, rf, req, best, mode):
     kinds of vector can make the best play: those losing at most the I = H bonus, and those
     losing exactly what leaves I + H = 2 x bonus wine (the all-equal bonus): every other loses
     more than its bonus. Plays are compared as _cmp_play and _walk_order do."""
+    w, _ = _views(ws)
     hs = w.hs
     fsum = np.int64(0)  # every free card's I, H and E items (packed as a state word)
     ftot = 0  # ... their points
@@ -999,7 +1003,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
     w, _ = _views(ws)
     req = _sort_hand(hand, n, w.hs, w.perm, required_mask)
     rf = _rule_facts(rules)
-    gon, wmat = _group_bounds(w, n, kinds, rules, rf, req, type_mask)
+    gon, wmat = _group_bounds(ws, n, kinds, rules, rf, req, type_mask)
     if floor >= 0:
         # Only plays scoring above ``floor`` count: start as if one scoring floor + 1 with
         # more cards than any play had been found, so every bound at most ``floor`` prunes.
@@ -1017,16 +1021,16 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         if w.ub[g] < best.score:
             break
         if g == 2 and cf:
-            best, done = _social_cf(w, n, kinds, rules, rf, req, best, mode)
+            best, done = _social_cf(ws, n, kinds, rules, rf, req, best, mode)
             if done:
                 continue
-        grp = _card_states(w, n, kinds, rules, rf, req, wmat, g)
+        grp = _card_states(ws, n, kinds, rules, rf, req, wmat, g)
         extra = grp.psum + rf.maxbonus if grp.social else 0
         if grp.f_val + w.rv[0] + extra < best.score:
             continue
         if w.rc[0] < grp.lo_w or w.rn[0] < rf.need_ncw:
             continue
-        best = _walk(w, n, kinds, rf, grp, best)
+        best = _walk(ws, n, kinds, rf, grp, best)
         if best.g == g and mode == MODE_FULL:
             _record(w, grp.m, n, best.mask)  # the next group reuses the walk's rows
     if mode != MODE_FULL:
@@ -1039,7 +1043,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
             res[RES_MASK] = _hand_mask(w.perm, n, best.mask)
             res[RES_NCARDS] = best.n
         return best.score
-    _write_result(w, n, kinds, rules, best, res)
+    _write_result(ws, n, kinds, rules, best, res)
     return best.score if best.g < NGROUPS else -1
 
 
@@ -1070,7 +1074,7 @@ def _sort_hand(hand, n, hs, perm, required_mask):
     of a kind in hand order); returns the required cards as a mask over sorted positions.
     Each card goes to its rank among the keys (kind, position), counted without a branch: an
     insertion sort's branches are mispredicted on every new hand (fresh hands measured ~5%
-    faster a search this way; docs/performance.md). A hand already sorted (as a game keeps
+    faster a search this way). A hand already sorted (as a game keeps
     its seats' hands), or sorted but for its last card (a seat's hand with one card taken
     out and another put last, as the trade code asks about), is copied in one pass."""
     req = np.int64(0)
@@ -1121,11 +1125,12 @@ def _rule_facts(rules):
                  rules[R_MAX_VINTAGE], rules[R_EITHER_SPLIT] != 0, beq, maxbonus)
 
 
-@njit(cache=True, inline='always')
-def _group_bounds(w, n, kinds, rules, rf, req, type_mask):
+@njit(**INNER)
+def _group_bounds(ws, n, kinds, rules, rf, req, type_mask):
     """One pass over the cards: each group's upper bound (every usable card at its best value,
     plus the largest Social bonus) into w.ub and largest counted wine into w.wx. Returns the
     groups still possible (a bitmask over NGROUPS) and those in which women matter."""
+    w, _ = _views(ws)
     wsv = 1 if rf.wine_scored else 0
     has_io = 0
     reqal = 15  # groups every required card may join
@@ -1172,12 +1177,13 @@ def _next_group(ub, gon):
     return g
 
 
-@njit(cache=True, inline='always')
-def _card_states(w, n, kinds, rules, rf, req, wmat, g):
+@njit(**INNER)
+def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
     """Each card's part in group g's search: a fixed free card (always played; its sums go to
     the walk's row 0), a Social optional free card (w.ppos ...) or an enumerated card (its
     states in w.st, by _option_states); the enumerated cards' suffix bounds (w.rv, w.rc,
     w.rn). Returns the group's record."""
+    w, _ = _views(ws)
     t = G_TYPE[g]
     social = t == T_SOCIAL
     hi_w = rules[R_WINE_HI + t]
@@ -1347,13 +1353,14 @@ def _option_states(w, j, kinds, k, g, t, woman, may_out, rf):
     w.rn[U(j)] = 0 if kinds[U(k), CF_CONTAINER] else bc
 
 
-@njit(cache=True, inline='always')
-def _walk(w, n, kinds, rf, grp, best):
+@njit(**INNER)
+def _walk(ws, n, kinds, rf, grp, best):
     """Depth-first walk over the enumerated cards' states (options first, highest value
     first, left out last; ties are broken in canonical order, see _walk_order), pruning on
     wine (too much, or too little left to reach the window), Vintage and the score bound;
     each leaf that meets the requirements goes to _leaf or _social_leaf. Returns the best
     play."""
+    w, _ = _views(ws)
     m = grp.m
     lo_w = grp.lo_w
     hi_w = grp.hi_w
@@ -1634,11 +1641,12 @@ def _record(w, m, n, mask):
             w.bopt[U(w.epos[U(j)])] = s[S_OPT]
 
 
-@njit(cache=True, inline='always')
-def _write_result(w, n, kinds, rules, best, res):
+@njit(**INNER)
+def _write_result(ws, n, kinds, rules, best, res):
     """The answer into ``res`` (see enums.RES_*): the best play's totals, its cards as a mask
     over hand positions and each card's choice code (option, E points to Intellectual,
     woman)."""
+    w, _ = _views(ws)
     for i in range(RES_SIZE):
         res[U(i)] = 0
     res[RES_TYPE] = -1
@@ -1746,16 +1754,3 @@ def _write_result(w, n, kinds, rules, best, res):
 
 
 assert MAX_HAND <= 62
-
-
-# --- the search by symbol ---------------------------------------------------------------------
-# numba links the code of every compiled function a compiled function calls into its module,
-# and LLVM optimises and compiles it there again: the search's ~36 KB was compiled once for
-# itself and once more in each compiled level above it (the gateways, _hsearch_a, _attempt,
-# play_until; docs/performance.md). The entry points above reach _best_core instead through
-# its symbol (simsym.core.native): compiled once per cache, registered once per process, at
-# the first compile of a caller (the intrinsic's typing) or before any simsym kernel is loaded
-# from numba's cache.
-_best_core_x = by_symbol(_best_core, (array(1), I64, array(2), array(1), I64, I64, array(1),
-                                      array(1), I64, I64))
-SEARCH_SYMBOL = symbol_name(_best_core)

@@ -50,7 +50,7 @@ from simsym.core.enums import (
 from simsym.core.allequal_nb import (
     UNCOVERED, W_MAX, _add, _add_card_all, _wine_facts, may_beat, social_card,
 )
-from simsym.core.native import INNER, PY_ENTRY, I64, array, by_symbol
+from simsym.core.options import INNER, PY_ENTRY
 from simsym.core.search_nb import U, _fold, _has_sum, _rule_facts
 
 E_MAX = 120  # E points of a hand the subset-sum bitsets (sums 0..127) hold
@@ -270,12 +270,6 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     if best == UNCOVERED:
         return np.int64(UNCOVERED)
     return best if best > floor else np.int64(-1)
-
-
-# What compiled callers call: social_above_ws compiled once, reached by its symbol
-# (simsym.core.native).
-social_above_x = by_symbol(social_above_ws,
-                           (array(1), I64, array(2), array(1), I64, I64, array(1)))
 
 
 @njit(**INNER)

@@ -2,7 +2,7 @@
 
 This module is the readable, executable statement of the game: the contract is the document
 (docs/game-engine.md, cited below as "spec §n"), the rules are seeds/symposion-rules.txt and
-the product's rulings are /work/shared/rulings.md (cited as "ruling n"). It is slow on purpose
+the product's rulings are docs/rulings.md (`simsym options --rulings`) (cited as "ruling n"). It is slow on purpose
 and written for reading; the numba engine (simsym/core/game_nb.py) must produce the same event
 log, game for game. Nothing here imports simsym.core: the reference must stay an independent
 check.

@@ -177,8 +177,8 @@ class CompileWatch:
     lock of simsym.engine.compiled_once while no game is done yet; a warm start holds it
     for a tenth of a second."""
 
-    TEXT = ("compiling the engine (a first run after an install or a kernel change: about "
-            "two minutes, then cached)")
+    TEXT = ("compiling the engine, once (the first run after an install or a kernel change: "
+            "about a minute for each kind of table, then cached)")
     AFTER_S = 3.0
 
     def __init__(self, bar):
@@ -226,8 +226,8 @@ class _Meanwhile:
     census (it replays the run's first games), and importing statsmodels for the summary and,
     when a report follows, the report's plotting. When other processes play the games, this one
     only waits for their chunks, so it does that work in a thread meanwhile
-    (docs/performance.md: ~1.2 s less of a 13 s run of 100,000 base games; the thread takes
-    some of the workers' CPU). run_games starts it once the worker processes exist
+    (~1.2 s less of a 13 s run of 100,000 base games; the thread takes some of the workers'
+    CPU). run_games starts it once the worker processes exist
     (``on_start``), not before: forking a process while a thread holds an import lock leaves
     the child waiting for it for ever. In one process (the games hold the interpreter) it is
     done after the games, as before. Nothing here writes a file."""
