@@ -19,7 +19,7 @@ from simsym.errors import SimsymError
 from simsym.paired import (BatchedRun, card_metric, diff_frame, paired, run_batched,
                            seat_metric)
 from simsym.run.output import atomic_write_text
-from simsym.scenario import load_scenario, table_name
+from simsym.scenario import load_scenario, scenario_changes, table_name
 
 FAIL_METRICS = {
     "seat-gap": "B's gap between its best and worst seat's win rate",
@@ -43,6 +43,8 @@ class Comparison:
     # `compare --until-decided`: the sequential test's verdict lines, shown first
     sequential: list[str] | None = None
     tables: tuple = ("", "")  # who played each side, in words (scenario.table_name)
+    # what B changes against A (scenario.scenario_changes): Markdown lines, changed cards
+    changes: tuple = ((), ())
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -133,7 +135,26 @@ def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
     return Comparison(A_sc.name, B_sc.name, games, seed, pd.concat(seats, ignore_index=True),
                       gap, pd.concat(cards, ignore_index=True),
                       batches=min(len(A.batch_totals), len(B.batch_totals)),
-                      tables=(table_name(A_sc), table_name(B_sc)))
+                      tables=(table_name(A_sc), table_name(B_sc)),
+                      changes=tuple(map(tuple, scenario_changes(A_sc, B_sc))))
+
+
+def changed_first(c: Comparison) -> pd.DataFrame:
+    """The GIH rows of the cards, the cards B changes first (in deck order), then the others
+    by the size of their change, largest first."""
+    g = c.cards[c.cards["metric"] == "gih_wr"].copy()
+    changed = list(c.changes[1])
+    g["_changed"] = g["name"].map(lambda n: changed.index(n) if n in changed else len(changed))
+    g["_size"] = -g["diff"].abs()
+    return g.sort_values(["_changed", "_size"], kind="stable").drop(columns=["_changed",
+                                                                              "_size"])
+
+
+def change_lines(c: Comparison) -> list[str]:
+    """The "What changed" section's bullet lines."""
+    if not c.changes[0]:
+        return ["- Nothing: the same cards, rules and table on both sides."]
+    return [f"- {line}" for line in c.changes[0]]
 
 
 def _pct(x):
@@ -172,7 +193,8 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     save(seat_figure(c), out / "compare-seats.png")
     save(card_figure(c), out / "compare-cards.png")
 
-    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", ""]
+    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "", "## What changed (B against A)",
+             "", *change_lines(c), ""]
     if c.sequential:
         lines += ["## Sequential test", "", *c.sequential, ""]
     lines += [f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
@@ -194,11 +216,18 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
                          f"{r['diff']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f}) | {r['p']:.3g} |")
     lines += ["", "![Win share per seat](compare-seats.png)", "", "## Cards", "",
               "GIH WR: win rate of players who held the card; IWD: GIH WR minus the win rate "
-              "of players who never held it; all in %, changes in percentage points.", "",
+              "of players who never held it; all in %, changes in percentage points. The cards "
+              "B changes come first, then the others by the size of their change; ** marks a "
+              "change beyond noise after Holm's correction.", "",
+              *([] if not c.sequential else [
+                  "The sequential test above is the decision: it tested one metric, chosen "
+                  "before the games, until it was decided. This table is exploratory: it "
+                  "tests all the cards at once, so each needs a larger change to count, and "
+                  "a card the test decided may still read as within noise here.", ""]),
               "| card | GIH A | GIH B | change (95% CI) | Holm p | IWD A | IWD B | IWD change |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     iwd = c.cards[c.cards["metric"] == "iwd"].set_index("name")
-    for _, r in c.cards[c.cards["metric"] == "gih_wr"].iterrows():
+    for _, r in changed_first(c).iterrows():
         i = iwd.loc[r["name"]]
         star = " **" if r["beyond_noise"] else ""
         lines.append(f"| {r['name']}{star} | {_pct(r['A'])} | {_pct(r['B'])} | {_pp(r['diff'])} "
@@ -219,11 +248,14 @@ def seat_figure(c: Comparison):
     wr = c.seats[c.seats["metric"] == "win_rate"]
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(wr))
-    ax.bar(x - 0.2, wr["A"], 0.4, label=f"A: {c.a_name}")
-    ax.bar(x + 0.2, wr["B"], 0.4, label=f"B: {c.b_name}")
-    ax.axhline(1 / len(wr), color="k", ls="--", lw=1, label="fair share")
+    for side, dx in (("A", -0.2), ("B", 0.2)):
+        share = wr[side].to_numpy()
+        half = 196 * np.sqrt(share * (1 - share) / c.games)  # 95% normal interval, in %
+        ax.bar(x + dx, 100 * share, 0.4, yerr=half, capsize=3,
+               label=f"{side}: {c.a_name if side == 'A' else c.b_name}")
+    ax.axhline(100 / len(wr), color="k", ls="--", lw=1, label="fair share")
     ax.set_xticks(x, wr["name"])
-    ax.set_ylabel("win share")
+    ax.set_ylabel("win share (%, 95% interval)")
     ax.set_title(f"Win share per seat, A vs B ({c.games:,} paired games)")
     ax.legend()
     fig.tight_layout()

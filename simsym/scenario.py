@@ -583,3 +583,50 @@ def table_name(sc: "Scenario") -> str:
     own table)" for a scenario that names its own strategies."""
     return f"{table_words(sc)} ({sc.judged_by} table)" if sc.judged_by else \
         f"{table_words(sc)} (its own table)"
+
+
+def _plain_value(v) -> str:
+    """A rule option's value as a scenario file writes it: true, null, [3, 5]."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(map(_plain_value, v)) + "]"
+    return str(v)
+
+
+def scenario_changes(a: "Scenario", b: "Scenario") -> tuple[list[str], list[str]]:
+    """What B changes against A, exactly, as Markdown lines ("Plato: `5I; IO` -> `4I; IO`"),
+    and the names of the cards it changes (changed, added or removed), in A's deck order then
+    B's. Cards first (notation, copies, added, removed), then rule options, players and the
+    table that plays each side."""
+    lines, changed = [], []
+    for card in a.cards:
+        i = b.cards.index(card.name)
+        if i is None:
+            lines.append(f"{card.name}: removed (was `{card.text}`)")
+            changed.append(card.name)
+            continue
+        other = b.cards[i]
+        what = []
+        if other.text != card.text:
+            what.append(f"`{card.text}` → `{other.text}`")
+        if other.copies != card.copies:
+            what.append(f"{card.copies} → {other.copies} copies")
+        if what:
+            lines.append(f"{card.name}: " + "; ".join(what))
+            changed.append(card.name)
+    for card in b.cards:
+        if a.cards.index(card.name) is None:
+            lines.append(f"{card.name}: added, `{card.text}`"
+                         + (f", {card.copies} copies" if card.copies != 1 else ""))
+            changed.append(card.name)
+    ra, rb = a.rules.as_dict(), b.rules.as_dict()
+    lines += [f"rules.{k}: {_plain_value(ra[k])} → {_plain_value(rb[k])}"
+              for k in ra if ra[k] != rb[k]]
+    if a.players != b.players:
+        lines.append(f"players: {a.players} → {b.players}")
+    if table_name(a) != table_name(b):
+        lines.append(f"table: {table_name(a)} → {table_name(b)}")
+    return lines, changed

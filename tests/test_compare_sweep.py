@@ -29,6 +29,55 @@ def test_compare_sees_the_plato_nerf_on_the_same_deals():
     assert gih["beyond_noise"].sum() <= 3
 
 
+def test_what_changed_is_listed_exactly_and_the_changed_cards_come_first(tmp_path):
+    """B against A: a card's notation and copies, a card added and one removed, a rule option
+    and the table, each in one line worked out by hand from the files; compare.md opens with
+    them and lists the changed cards first in its card table."""
+    from simsym.compare import changed_first, comparison_of
+    from simsym.paired import run_batched
+    from simsym.scenario import load_scenario, scenario_changes
+
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(f"""extends: {BASE}
+name: variant
+cards:
+  overrides:
+    Plato: "4I; IO"
+    krater: {{copies: 3}}
+  add:
+    Nectar: "2W; Vintage"
+  remove: [Orgy]
+rules:
+  hand_size: 8
+  wine_social: [3, 6]
+""")
+    a, b = load_scenario(BASE), load_scenario(variant)
+    lines, changed = scenario_changes(a.judge("fast"), b.judge("fast"))
+    assert lines == ["Krater: 1 → 3 copies", "Orgy: removed (was `5H; HO, Requires 3+ WC`)",
+                     "Plato: `5I; IO` → `4I; IO`", "Nectar: added, `2W; Vintage`",
+                     "rules.hand_size: 9 → 8", "rules.wine_social: [3, 5] → [3, 6]"]
+    assert changed == ["Krater", "Orgy", "Plato", "Nectar"]
+    lines, _ = scenario_changes(a.judge("fast"), a.judge("strong"))
+    assert lines == ["table: greedy players (fast table) → learned players (strong table)"]
+    assert scenario_changes(a, a) == ([], [])
+
+    A = run_batched(a.judge("fast"), 200, 1, 1)
+    B = run_batched(b.judge("fast"), 200, 1, 1)
+    c = comparison_of(A, B)
+    order = list(changed_first(c)["name"])
+    assert order[:2] == ["Krater", "Plato"]  # the changed cards both sides hold, deck order
+    rest = changed_first(c).iloc[2:]
+    assert list(rest["diff"].abs()) == sorted(rest["diff"].abs(), reverse=True)
+    r = CliRunner().invoke(main, ["compare", BASE, str(variant), "--judge", "fast", "--games",
+                                  "200", "--jobs", "1", "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    assert "changed: Krater: 1 → 3 copies; Orgy: removed" in r.output
+    md = (tmp_path / "out" / "compare.md").read_text().splitlines()
+    assert md[2:5] == ["## What changed (B against A)", "", "- Krater: 1 → 3 copies"]
+    first = next(i for i, line in enumerate(md) if line.startswith("| card |")) + 2
+    assert md[first].startswith("| Krater") and md[first + 1].startswith("| Plato")
+
+
 def test_paired_interval_by_hand():
     """Batch means: diff of the whole runs, CI from the spread of per-batch differences."""
     def run(wins):

@@ -272,6 +272,9 @@ def test_compare_until_decided_finds_a_real_change(tmp_path):
     games = int(md.split("decided after **")[1].split(" games")[0].replace(",", ""))
     assert games < 40000
     assert f"{games:,} games each on the same deals" in md
+    # the decided metric and the exploratory card table are told apart in words
+    assert "The sequential test above is the decision" in md and "exploratory" in md
+    assert md.index("- Plato: `5I; IO` → `4I; IO`") < md.index("## Sequential test")
 
 
 def test_until_decided_options_are_checked(tmp_path):

@@ -87,6 +87,12 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
                                      " — under greedy players (its own table)", timeout=180_000)
         expect(page.locator("#seat-deltas tr")).to_have_count(4 + 2)  # header, 4 seats, gap
         expect(page.locator("#card-deltas")).to_contain_text("Krater")
+        # what B changes opens the result; the changed card leads the exploratory table
+        expect(page.locator("#what-changed")).to_contain_text(
+            "Krater: 1W, Container → 2W, Container")
+        expect(page.locator("#card-deltas tr").nth(1)).to_contain_text("Krater")
+        expect(page.locator("h4", has_text="exploratory")).to_contain_text("The verdict above "
+                                                                           "is the decision")
         plot = page.locator("img[alt='card strength change']")
         expect(plot).to_be_visible(timeout=60_000)
         page.wait_for_function("document.querySelector(\"img[alt='card strength change']\")"

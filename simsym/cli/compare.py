@@ -89,6 +89,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
         failed = check_fail_on(c, rules)
         path = write_report(c, out, failed)
     if not quiet:
+        click.echo("changed: " + ("; ".join(c.changes[0]).replace("`", "") or "nothing"))
         for line in c.sequential or ():
             click.echo(line.removeprefix("- ").replace("**", ""))
         gap = c.gap.iloc[0]

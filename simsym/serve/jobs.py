@@ -224,17 +224,21 @@ def _row(r, *cols):
 
 def summarise(c, look, metric: str, delta: float) -> dict:
     """One look as plain data for the page: the test first, then seats and cards."""
+    from simsym.compare import changed_first
+
     d = look.decision
     seats = c.seats[c.seats["metric"] == "win_rate"]
-    cards = c.cards[c.cards["metric"] == "gih_wr"]
+    cards = changed_first(c)
     return {
         "games": look.games, "blocks": d.blocks, "verdict": d.verdict, "metric": metric,
         "delta": delta, "mean": d.mean, "lo": d.lo, "hi": d.hi,
         "gap": _row(c.gap.iloc[0], "A", "B", "diff", "lo", "hi", "beyond_noise"),
         "seats": [_row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
                   for _, r in seats.iterrows()],
-        "cards": [_row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted", "beyond_noise")
+        "cards": [dict(_row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted",
+                            "beyond_noise"), changed=r["name"] in c.changes[1])
                   for _, r in cards.iterrows()],
+        "changes": [line.replace("`", "") for line in c.changes[0]],
     }
 
 
