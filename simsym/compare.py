@@ -281,6 +281,34 @@ def card_figure(c: Comparison):
     return fig
 
 
+def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
+    """`simsym compare --json`: the verdict as one JSON object (rates as fractions)."""
+    def num(x):
+        return None if pd.isna(x) else round(float(x), 6)
+
+    def row(r, *keys):
+        return {k: (num(r[k]) if k not in ("name", "beyond_noise") else
+                    (bool(r[k]) if k == "beyond_noise" else r[k])) for k in keys}
+
+    gap = c.gap.iloc[0]
+    wr = c.seats[c.seats["metric"] == "win_rate"]
+    moved = changed_first(c)
+    moved = moved[moved["beyond_noise"]]
+    return json.dumps({
+        "a": c.a_name, "b": c.b_name, "games": c.games, "seed": c.seed,
+        "tables": {"a": c.tables[0], "b": c.tables[1]},
+        "changes": [line.replace("`", "") for line in c.changes[0]],
+        "changed_cards": list(c.changes[1]),
+        "sequential": [line.removeprefix("- ").replace("**", "")
+                       for line in c.sequential or ()],
+        "seat_gap": row(gap, "A", "B", "diff", "lo", "hi", "beyond_noise"),
+        "seats": [row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
+                  for _, r in wr.iterrows()],
+        "cards_beyond_noise": [row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted")
+                               for _, r in moved.iterrows()],
+        "failed": fails, "report": str(path)}, indent=1)
+
+
 def check_fail_on(c: Comparison, rules) -> list[str]:
     failed = []
     for metric, op, limit in rules:

@@ -132,3 +132,55 @@ def test_sweep_cli_over_players_and_a_card(tmp_path):
     assert df["card_gih_wr"].iloc[1] > df["card_gih_wr"].iloc[0]
     r = CliRunner().invoke(main, ["sweep", BASE, "--card", "Platon", "--values", "3I"])
     assert r.exit_code == 2 and "Plato" in r.output
+
+
+def test_run_and_compare_print_their_verdict_as_json_for_scripts(tmp_path):
+    """`--json`: stdout is one JSON object a script can read (progress stays on stderr),
+    holding the same figures as the files the command wrote."""
+    import json
+
+    r = CliRunner().invoke(main, ["run", BASE, "--games", "200", "--jobs", "1", "--no-report",
+                                  "--out", str(tmp_path / "judged"), "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    judges = json.loads((tmp_path / "judged" / "judges.json").read_text())
+    assert doc["scenario"] == "base" and doc["tables"] == judges["tables"]
+    assert set(doc["tables"]) == {"fast", "strong"} and doc["games"] == 200
+
+    r = CliRunner().invoke(main, ["run", BASE, "--judge", "fast", "--games", "200", "--jobs",
+                                  "1", "--no-report", "--out", str(tmp_path / "fast"), "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    seats = json.loads((tmp_path / "fast" / "summary.json").read_text())["seats"]
+    rates = [s["win_rate"] for s in seats]
+    assert [s["win_rate"] for s in doc["tables"]["table"]["seats"]] == rates
+    assert doc["tables"]["table"]["gap"] == round(max(rates) - min(rates), 6)
+    assert doc["tables"]["table"]["strategy"] == "greedy"
+
+    r = CliRunner().invoke(main, ["compare", BASE, NERF, "--judge", "fast", "--games", "300",
+                                  "--jobs", "1", "--out", str(tmp_path / "cmp"), "--json",
+                                  "--fail-on", "seat-gap>0.0"])
+    assert r.exit_code == 3, r.output  # the gate still decides the exit code
+    doc = json.loads(r.stdout)
+    assert doc["changes"] == ["Plato: 5I; IO → 4I; IO"] and doc["changed_cards"] == ["Plato"]
+    assert doc["a"] == "base" and doc["b"] == "plato-nerf" and doc["games"] == 300
+    assert doc["failed"] and doc["failed"][0].startswith("seat-gap>0pp")
+    gap = doc["seat_gap"]
+    assert gap["diff"] == pytest.approx(gap["B"] - gap["A"], abs=2e-6)
+
+
+def test_seats_csv_is_one_row_a_seat_worked_by_hand():
+    """seats.csv from a summary of two seats worked out by hand: 30 and 70 wins of 100."""
+    from simsym.run.job import seat_table
+
+    summary = {"fair_share": 0.5, "seats": [
+        {"seat": 0, "strategy": "greedy", "games": 100, "wins": 30.0, "win_rate": 0.3,
+         "ci95": [0.22, 0.4], "mean_score": 80.5, "sd_score": 10.0},
+        {"seat": 1, "strategy": "random", "games": 100, "wins": 70.0, "win_rate": 0.7,
+         "ci95": [0.6, 0.78], "mean_score": 90.0, "sd_score": 12.5}]}
+    t = seat_table(summary)
+    assert t.to_csv(index=False, lineterminator="\n").splitlines() == [
+        "seat,strategy,games,wins,win_share,win_share_lo,win_share_hi,fair_share,mean_score,"
+        "sd_score",
+        "0,greedy,100,30.0,0.3,0.22,0.4,0.5,80.5,10.0",
+        "1,random,100,70.0,0.7,0.6,0.78,0.5,90.0,12.5"]

@@ -25,6 +25,9 @@ jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=None,
                            help="Processes [default: all cores].")
 quiet_option = click.option("--quiet", "-q", is_flag=True,
                             help="No progress bar and no summary on the terminal.")
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print the verdict as one JSON object on stdout instead of the "
+                                "summary (progress still goes to stderr).")
 
 
 def games_option(least: int = 1, default=None, help="Games [default: the scenario's].",

@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from simsym.cli.common import (MAX_GAMES, games_option, jobs_option, judge_option, out_dir,
-                               out_option, quiet_option, seed_option)
+from simsym.cli.common import (MAX_GAMES, games_option, jobs_option, json_option, judge_option,
+                               out_dir, out_option, quiet_option, seed_option)
 from simsym.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
 from simsym.errors import SimsymError
 
@@ -46,8 +46,9 @@ fail_on_option = click.option(
               help="With --until-decided: games a paired block (whole deals).")
 @judge_option
 @quiet_option
+@json_option
 def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, delta, alpha,
-                beta, max_games, block, judge, quiet):
+                beta, max_games, block, judge, quiet, as_json):
     """Run A and B (scenario files or run directories) on the same seeds and deals, and
     report per seat and per card A, B and the difference with a paired interval.
 
@@ -88,7 +89,11 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
             bar.close()
         failed = check_fail_on(c, rules)
         path = write_report(c, out, failed)
-    if not quiet:
+    if as_json:
+        from simsym.compare import verdict_json
+
+        click.echo(verdict_json(c, failed, path))
+    elif not quiet:
         click.echo("changed: " + ("; ".join(c.changes[0]).replace("`", "") or "nothing"))
         for line in c.sequential or ():
             click.echo(line.removeprefix("- ").replace("**", ""))

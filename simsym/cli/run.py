@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
-from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
-                               seed_option)
+from simsym.cli.common import (games_option, jobs_option, json_option, out_dir, out_option,
+                               quiet_option, seed_option)
 from simsym.run.executor import ENGINES
 from simsym.scenario import load_scenario
 
@@ -47,8 +48,10 @@ from simsym.scenario import load_scenario
 @click.option("--report/--no-report", default=True, show_default=True,
               help="Also write report.md with its plots (simsym report RUN_DIR).")
 @quiet_option
+@json_option
 def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
-        executor, scheduler, resume, force, verify_compensation, judge, report, quiet):
+        executor, scheduler, resume, force, verify_compensation, judge, report, quiet,
+        as_json):
     """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
     from simsym.run.job import run_scenario
     from simsym.run.lock import out_dir_lock
@@ -77,9 +80,12 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
 
         setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
     if scenario.judges and judge == "both":
-        return _run_judged(scenario, games, seed, out, jobs, engine, search, save_games,
-                           chunk_size, executor, scheduler, resume, force,
-                           verify_compensation, report, quiet, show)
+        _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, chunk_size,
+                    executor, scheduler, resume, force, verify_compensation, report,
+                    quiet or as_json, show)
+        if as_json:
+            click.echo(run_json(out))
+        return
     scenario = scenario.judge(None if judge == "both" else judge)
     with out_dir_lock(out, "run"):
         (out / "judges.json").unlink(missing_ok=True)  # a judged run's, now replaced
@@ -93,10 +99,36 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         from simsym.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
-    if not quiet:
+    if as_json:
+        click.echo(run_json(out))
+    elif not quiet:
         click.echo(format_summary(summary))
-        click.echo(f"\nwrote {out}/summary.json, cards.csv, run.json"
+        click.echo(f"\nwrote {out}/summary.json, cards.csv, seats.csv, run.json"
                    + (", report.md" if report else "") + (", games/" if save_games else ""))
+
+
+def run_json(out) -> str:
+    """`simsym run --json`: the run's verdict as one JSON object, from the files it wrote: a
+    judged run's judges.json (both tables' seats and gaps, the compensation, the skill gap),
+    or a one-table run's seats, gap and compensation check; with where they are."""
+    import json
+
+    out = Path(out)
+    if (out / "judges.json").exists():
+        doc = json.loads((out / "judges.json").read_text())
+    else:
+        s = json.loads((out / "summary.json").read_text())
+        rates = [seat["win_rate"] for seat in s["seats"]]
+        doc = {"games": s["games"], "seed": s["seed"], "tables": {"table": {
+            "strategy": ", ".join(dict.fromkeys(seat["strategy"] for seat in s["seats"])),
+            "seats": [{k: seat[k] for k in ("seat", "win_rate", "ci95", "mean_score")}
+                      for seat in s["seats"]],
+            "gap": round(max(rates) - min(rates), 6)}}}
+        if (out / "compensation.json").exists():
+            doc["compensation"] = {"table": json.loads((out / "compensation.json")
+                                                        .read_text())}
+    scenario = json.loads((out / "run.json").read_text()).get("scenario")
+    return json.dumps({"scenario": scenario, "out": str(out), **doc}, indent=1)
 
 
 def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, chunk_size,
@@ -125,7 +157,7 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
         click.echo(format_judged(result))
-        click.echo(f"\nwrote {out}/judges.json, summary.json, cards.csv, run.json"
+        click.echo(f"\nwrote {out}/judges.json, summary.json, cards.csv, seats.csv, run.json"
                    + (", report.md" if report else "") + f" and {out}/{FAST_DIR}/ (the fast "
                    "table)")
 

@@ -56,9 +56,9 @@ from simsym.core.enums import (
 )
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
-    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state, deck_size,
-    discard_and_redraw, komos_discard, make_play, new_state, play_until, record, set_policy,
-    setup, step, swap,
+    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state,
+    deck_size, discard_and_redraw, komos_discard, make_play, new_state, play_until, record,
+    set_policy, setup, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws

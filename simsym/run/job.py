@@ -142,15 +142,25 @@ def _resume_state(chunks: Path, manifest: dict) -> tuple[dict, int]:
 
 # --- the job -----------------------------------------------------------------------------
 
+def seat_table(summary: dict) -> pd.DataFrame:
+    """seats.csv: one row per seat (long format), as summary.json's seats say: the strategy,
+    games, wins, win share with its 95% interval, the fair share, mean and sd of the score."""
+    return pd.DataFrame([{
+        "seat": s["seat"], "strategy": s["strategy"], "games": s["games"], "wins": s["wins"],
+        "win_share": s["win_rate"], "win_share_lo": s["ci95"][0], "win_share_hi": s["ci95"][1],
+        "fair_share": summary["fair_share"], "mean_score": s["mean_score"],
+        "sd_score": s["sd_score"]} for s in summary["seats"]])
+
+
 def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                  engine: str = "numba", save_games: bool = False, progress: bool = False,
                  force: bool = False, chunk_size: int | None = None,
                  search: str = "reference", executor: str = "local",
                  scheduler: str | None = None, resume: bool = False,
                  report_follows: bool = False) -> dict:
-    """Run and write DIR/summary.json, DIR/cards.csv, DIR/run.json (and DIR/games/).
-    ``report_follows``: the caller draws the report next (its imports are made while the
-    games play)."""
+    """Run and write DIR/summary.json, DIR/cards.csv, DIR/seats.csv, DIR/run.json (and
+    DIR/games/). ``report_follows``: the caller draws the report next (its imports are made
+    while the games play)."""
     if engine == "numba":
         from simsym.engine import setup_for
 
@@ -332,6 +342,7 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
 
     files = {
         "cards.csv": cards.to_csv(index=False, lineterminator="\n"),
+        "seats.csv": seat_table(summary).to_csv(index=False, lineterminator="\n"),
         "totals.json": json_text({k: v.tolist() for k, v in sorted(totals.items())}),
         "run.json": json_text({
             "scenario": scenario.name, "scenario_file": str(scenario.path), "games": games,
