@@ -327,3 +327,36 @@ def test_cli_writes_the_report(base_run):
     r = CliRunner().invoke(report, [str(base_run)])
     assert r.exit_code == 0, r.output
     assert "report.md" in r.output
+
+
+def test_the_game_length_overflow_bin_is_drawn_apart_and_labelled(tmp_path, monkeypatch):
+    """The length histogram's last bin counts the games of that many turns or more: drawn
+    apart from the turn counts, labelled "399 or more turns", its share worked by hand
+    (2 of 10 games: 20%); the other bars sit at their turn counts (5 and 3 games: 50%, 30%)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+
+    from simsym.report import plots
+
+    games = np.zeros(400, np.int64)
+    games[[20, 21, 399]] = [5, 3, 2]
+    lengths = pd.DataFrame({"turns": np.arange(400), "games": games})
+    captured = {}
+    real_save = plots.save
+
+    def keep(fig, path):  # the figure as drawn, then saved as the report saves it
+        captured["fig"] = fig
+        return real_save(fig, path)
+
+    monkeypatch.setattr(plots, "save", keep)
+    plots.length_plot(lengths, "t", tmp_path / "game-length.png")
+    ax = captured["fig"].axes[0]
+    bars = [(round(p.get_x() + p.get_width() / 2, 3), round(p.get_height(), 6))
+            for p in ax.patches]
+    assert bars[:2] == [(20.0, 50.0), (21.0, 30.0)]
+    assert len(bars) == 3 and bars[2][1] == 20.0 and bars[2][0] > 21 and bars[2][0] != 399
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["399 or more turns"]
+    assert any(t.get_text() == "399+: 20.0%" for t in ax.texts)
+    plt.close(captured["fig"])
+    assert (tmp_path / "game-length.png").stat().st_size > 0

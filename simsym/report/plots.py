@@ -118,14 +118,26 @@ def score_plot(scores: pd.DataFrame, title: str, path: Path, bin_width: int = 5)
 
 
 def length_plot(lengths: pd.DataFrame, title: str, path: Path) -> Path:
-    """Game-length distribution (turns)."""
+    """Game-length distribution (turns). The histogram's last bin counts every game of that
+    many turns or more: it is drawn apart, in another colour, and labelled so."""
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
-    nz = lengths["games"].to_numpy().nonzero()[0]
+    last = len(lengths) - 1
+    nz = lengths["games"].to_numpy()[:last].nonzero()[0]
     lo, hi = (int(nz[0]), int(nz[-1])) if len(nz) else (0, 1)
     sl = lengths.iloc[lo:hi + 1]
-    total = lengths["games"].sum()
-    ax.bar(sl["turns"], sl["games"] / max(total, 1) * 100, width=1.0, color="#9bb7d4",
+    total = max(int(lengths["games"].sum()), 1)
+    ax.bar(sl["turns"], sl["games"] / total * 100, width=1.0, color="#9bb7d4",
            edgecolor="#4a6f96", linewidth=0.4)
+    over = int(lengths["games"].iloc[last])
+    if over:
+        at = hi + max(3, (hi - lo) // 20)  # apart from the others: not a turn count
+        share = over / total * 100
+        turns = int(lengths["turns"].iloc[last])
+        ax.bar([at], [share], width=max(1.0, (hi - lo) / 60), color="#d49b9b",
+               edgecolor="#964a4a", linewidth=0.4, label=f"{turns} or more turns")
+        ax.annotate(f"{turns}+: {share:.1f}%", (at, share), textcoords="offset points",
+                    xytext=(0, 3), ha="center", fontsize=8)
+        ax.legend(loc="upper right", fontsize=8)
     ax.set_xlabel("game length (turns)")
     ax.set_ylabel("share of games (%)")
     ax.set_title(title)
