@@ -97,54 +97,59 @@ def main(ctx, debug):
     ctx.obj["debug"] = debug
 
 
-# Each command's module, imported only when that command runs (or `--help` lists them all):
-# `simsym validate` no longer loads pandas, scipy.stats, optuna or FastAPI (click's lazy
-# group; tests/test_cli_main.py).
+# Each command's module, imported only when that command runs (click's lazy group): `simsym
+# validate` loads no pandas, scipy.stats, optuna or FastAPI, and `simsym --help` lists the
+# commands from the sentences here (tests/test_docs.py keeps each the command's own).
 COMMANDS = {  # name: (module, attribute, the first sentence of its help)
     "ablate": ("simsym.cli.ablate", "ablate",
-              'Replay the same seeds with each card removed; the change in mean score, length, seat'
-              " gap and strategies' win shares, with paired intervals."),
+               "Replay the same seeds with each card removed; the change in mean score, length,"
+               " seat gap and strategies' win shares, with paired intervals."),
     "bench": ("simsym.cli.bench", "bench",
-             'Measure the search and the engines: numba vs reference, scaling, compile, memory.'),
+              "Measure the search and the engines: numba vs reference, scaling, compile, "
+              "memory."),
     "best": ("simsym.cli.best", "best",
-            'Find the best legal Symposion in a hand.'),
+             "Find the best legal Symposion in a hand."),
     "compare": ("simsym.cli.compare", "compare_cmd",
-               'Run A and B (scenario files or run directories) on the same seeds and deals, and '
-               'report per seat and per card A, B and the difference with a paired interval.'),
+                "Run A and B (scenario files or run directories) on the same seeds and deals, "
+                "and report per seat and per card A, B and the difference with a paired "
+                "interval."),
     "compare-tree": ("simsym.cli.compare_tree", "compare_tree_cmd",
-                     "Compare the scenarios of NEW whose games differ from OLD's (cards, rules, "
-                     "table or strategies, with their card files and `extends`), each on the "
+                     "Compare the scenarios of NEW whose games differ from OLD's (cards, rules,"
+                     " table or strategies, with their card files and `extends`), each on the "
                      "same deals; write OUT/NAME/compare.md for each and the verdicts in "
                      "OUT/summary.md."),
     "init": ("simsym.cli.init", "init",
-            'Write a starter workspace into DIR: a scenario extending the packaged base game, an '
-            'editable copy of the card file it plays, and a README on what to run next.'),
+             "Write a starter workspace into DIR: a scenario extending the packaged base game, "
+             "an editable copy of the card file it plays, and a README on what to run next."),
     "ladder": ("simsym.cli.ladder", "ladder",
-              'Rate every strategy of SCENARIO against every other, on the same deals.'),
+               "Rate every strategy of SCENARIO against every other, on the same deals."),
     "log": ("simsym.cli.log", "log",
-           "Print one game's full log: every draw, discard, trade, Symposion and score."),
+            "Print one game's full log: every draw, discard, trade, Symposion and score."),
     "options": ("simsym.cli.options", "options",
-               "List the rule options a scenario's `rules:` may set."),
+                "List the rule options a scenario's `rules:` may set."),
     "report": ("simsym.cli.report", "report",
-              'Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym run`.'),
+               "Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym "
+               "run`."),
     "run": ("simsym.cli.run", "run",
-           'Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json.'),
+            "Simulate many seeded games of SCENARIO and write summary.json, cards.csv, "
+            "run.json."),
     "serve": ("simsym.cli.serve", "serve",
-             "Edit SCENARIO's cards and rules in the browser and see each variant against it."),
+              "Edit SCENARIO's cards and rules in the browser and see each variant against it."),
     "sweep": ("simsym.cli.sweep", "sweep",
-             'Run the scenario once per value on the same seed and plot the metrics against it.'),
+              "Run the scenario once per value on the same seed and plot the metrics against "
+              "it."),
     "train": ("simsym.cli.train", "train",
-             "Train a `learned` player from the `lookahead` search, as SPEC's `train:` block says "
-             '(rounds, games, tables, teacher, ridge, eval_games, seed): round after round the '
-             'learner plays, the search labels the decisions it reaches, and the model is fitted '
-             'again.'),
+              "Train a `learned` player from the `lookahead` search, as SPEC's `train:` block "
+              "says (rounds, games, tables, teacher, ridge, eval_games, seed): round after "
+              "round the learner plays, the search labels the decisions it reaches, and the "
+              "model is fitted again."),
     "tune": ("simsym.cli.tune", "tune",
-            'Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md) on'
-            ' the same deals for every candidate, re-measure the best on held-out deals, confirm '
-            'the winner against the start on fresh ones, and write tuned.yaml, tune.md and '
-            'trials.csv.'),
+             "Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md)"
+             " on the same deals for every candidate, re-measure the best on held-out deals, "
+             "confirm the winner against the start on fresh ones, and write tuned.yaml, tune.md"
+             " and trials.csv."),
     "validate": ("simsym.cli.validate", "validate",
-                'Check SCENARIO files (and the files they extend, and their card files).'),
+                 "Check SCENARIO files (and the files they extend, and their card files)."),
 }
 
 
