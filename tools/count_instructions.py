@@ -11,7 +11,7 @@
 On this shared machine a timing moves by 10-30% from one run to the next; an instruction
 count hardly does: per search it repeats to ~0.2%, per game to ~1%.
 So a change to a kernel can be judged by the instructions it saves, one run each way, before
-a timed side-by-side comparison (farm-bench, `simsym bench`) confirms the time. What a count
+a timed side-by-side comparison (tools/side_by_side.py, `simsym bench`) confirms the time. What a count
 does not see: branch mispredictions and cache misses. (A search over hands met one after the
 other takes about twice the time of the same search repeated, at the same count.)
 

@@ -8,7 +8,8 @@ On this shared machine a figure moves by 10-30% (and up to 2x) within minutes, s
 one after the other cannot show a 5% change. Run at the same moment on the two cores, both
 trees see the same phase; swapping the cores between the two halves of a set cancels a
 core that is busier than the other. Each tree runs in its own process with its own numba
-cache (beside its sources, or the NUMBA_CACHE_DIR its --env gives), so compile both once
+cache (a folder per digest of its kernel sources, under the NUMBA_CACHE_DIR its --env
+gives or the user's cache folder), so compile both once
 first (the first set's figures include no compile: each process warms its kernels before
 timing).
 
