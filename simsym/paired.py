@@ -105,6 +105,20 @@ def paired(metric, A: BatchedRun, B: BatchedRun, kw_a=None, kw_b=None) -> Diff:
     return Diff(a, b, diff, diff - t * se, diff + t * se, p)
 
 
+def interval(metric, run: BatchedRun, kw=None):
+    """``metric(run, None, **kw)`` with its 95% batch-means interval: the whole run's value
+    plus or minus t times the standard error of the metric over the run's batches (for one
+    run, as :func:`paired` is for a difference). Returns (value, lo, hi), arrays."""
+    kw = kw or {}
+    value = np.asarray(metric(run, None, **kw), dtype=float)
+    nb = len(run.batch_totals)
+    per = np.array([metric(run, i, **kw) for i in range(nb)], dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.nanstd(per, axis=0, ddof=1) / np.sqrt(np.sum(~np.isnan(per), axis=0))
+    t = sps.t.ppf(0.975, max(nb - 1, 1))
+    return value, value - t * se, value + t * se
+
+
 def seat_metric(run: BatchedRun, batch, name: str):
     totals = run.totals if batch is None else run.batch_totals[batch]
     return seat_metrics(totals, run.scenario.players)[name]

@@ -23,7 +23,7 @@ import pandas as pd
 from simsym.cards.model import CardSet
 from simsym.cards.notation import parse_notation
 from simsym.errors import InputError, SimsymError
-from simsym.paired import card_metrics, run_batched, seat_metrics
+from simsym.paired import card_metric, interval, paired, run_batched, seat_metric
 from simsym.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
 
@@ -78,10 +78,29 @@ def variant(scenario, kind, target, value):
     return replace(scenario, rules=rules)
 
 
+def _mean_score(run, batch):
+    return float(np.mean(seat_metric(run, batch, "mean_score")))
+
+
+def _mean_turns(run, batch):
+    t = run.totals if batch is None else run.batch_totals[batch]
+    return float(t["turns"][0] / t["games"][0])
+
+
+def _with_interval(row, name, value, lo, hi, scale=1.0):
+    row[name] = float(scale * value)
+    row[f"{name}_lo"] = float(scale * lo)
+    row[f"{name}_hi"] = float(scale * hi)
+
+
 def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None, on_run=None):
-    """One row of metrics per value; ``on_run(label, variant, run)`` sees each BatchedRun."""
+    """One row of metrics per value; ``on_run(label, variant, run)`` sees each BatchedRun.
+    Each metric has its 95% batch-means interval (``_lo``, ``_hi``); unless the sweep is over
+    the player count, the seat gap's change from the first value has a paired one too (every
+    value plays the same deals)."""
     rows = []
     done_before = 0
+    first = None
     for v, label in zip(values, value_labels(kind, values)):
         sc = variant(scenario, kind, target, v)
         run = run_batched(sc, games, seed, jobs,
@@ -89,27 +108,64 @@ def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None
         done_before += games
         if on_run:
             on_run(label, sc, run)
-        s = seat_metrics(run.totals, sc.players)
-        row = {"value": label, "players": sc.players, "seat_gap": float(s["seat_gap"][0]),
-               "mean_score": float(np.mean(s["mean_score"])),
-               "mean_turns": float(run.totals["turns"][0] / games),
-               "stalled": int(run.totals["stalled"][0])}
+        row = {"value": label, "players": sc.players}
+        gap, lo, hi = interval(seat_metric, run, {"name": "seat_gap"})
+        _with_interval(row, "seat_gap", gap[0], lo[0], hi[0])
+        if kind != "players":
+            first = first or run
+            d = paired(seat_metric, first, run, {"name": "seat_gap"})
+            _with_interval(row, "seat_gap_change_pp", d.diff[0], d.lo[0], d.hi[0], 100)
+        _with_interval(row, "mean_score", *interval(_mean_score, run))
+        _with_interval(row, "mean_turns", *interval(_mean_turns, run))
+        row["stalled"] = int(run.totals["stalled"][0])
         fair = 1 / sc.players
-        for i, w in enumerate(s["win_rate"]):
-            row[f"seat{i}_win_rate"] = float(w)
-            row[f"seat{i}_vs_fair_pp"] = float(100 * (w - fair))
+        wr, lo, hi = interval(seat_metric, run, {"name": "win_rate"})
+        for i, w in enumerate(wr):
+            _with_interval(row, f"seat{i}_win_rate", w, lo[i], hi[i])
+            _with_interval(row, f"seat{i}_vs_fair_pp", w - fair, lo[i] - fair, hi[i] - fair,
+                           100)
         if kind == "card":
             k = sc.cards.index(str(target))
-            cm = card_metrics(run.agg, run.totals)
-            row["card_gih_wr"] = float(cm["gih_wr"][k])
-            row["card_iwd"] = float(cm["iwd"][k])
-            row["card_play_rate"] = float(cm["play_rate"][k])
+            for name in ("gih_wr", "iwd", "play_rate"):
+                cv, clo, chi = interval(card_metric, run, {"name": name, "kinds": [k]})
+                _with_interval(row, f"card_{name}", cv[0], clo[0], chi[0])
         labels = [x.label for x in sc.strategies]
         if len(labels) > 1:
             for j, lab in enumerate(labels):
                 row[f"{lab}_win_rate"] = float(run.totals["strat_wins"][j] / 60
                                                / run.totals["strat_games"][j])
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# The sweep's metrics as sweep.md and sweep_long.csv name them: column -> (header, unit,
+# scale from the stored value to that unit).
+def _metrics(df: pd.DataFrame) -> list[tuple[str, str, str, float]]:
+    out = [("seat_gap", "seat gap", "pp", 100)]
+    if "seat_gap_change_pp" in df:
+        out.append(("seat_gap_change_pp", "seat gap change from the first value (paired)", "pp",
+                    1))
+    seats = sorted({c.removesuffix("_win_rate") for c in df if c.startswith("seat")
+                    and c.endswith("_win_rate")}, key=lambda c: int(c[4:]))
+    out += [(f"{c}_win_rate", f"seat {c[4:]} win share", "%", 100) for c in seats]
+    out += [("mean_score", "mean score", "points", 1), ("mean_turns", "game length", "turns", 1)]
+    if "card_gih_wr" in df:
+        out += [("card_gih_wr", "card GIH win rate", "%", 100), ("card_iwd", "card IWD", "pp", 100),
+                ("card_play_rate", "card play rate", "%", 100)]
+    return out
+
+
+def long_table(df: pd.DataFrame) -> pd.DataFrame:
+    """sweep_long.csv: one row per value and metric, in the metric's unit, with its 95%
+    interval (tidy: for pandas' groupby or a plotting library)."""
+    rows = []
+    for _, r in df.iterrows():
+        for col, header, unit, scale in _metrics(df):
+            if pd.isna(r[col]):
+                continue
+            rows.append({"value": r["value"], "players": r["players"], "metric": header,
+                         "unit": unit, "estimate": scale * r[col],
+                         "lo": scale * r[f"{col}_lo"], "hi": scale * r[f"{col}_hi"]})
     return pd.DataFrame(rows)
 
 
@@ -120,20 +176,28 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "sweep.csv", df.to_csv(index=False, lineterminator="\n"))
+    atomic_write_text(out / "sweep_long.csv",
+                      long_table(df).to_csv(index=False, lineterminator="\n"))
     x = np.arange(len(df))
     label = "players" if kind == "players" else f"{kind} {target}"
-    panels = [("seat advantage (pp vs fair share)", [c for c in df if c.endswith("_vs_fair_pp")])]
+    seat_cols = [c for c in df if c.endswith("_vs_fair_pp") and not c.endswith(("_lo", "_hi"))]
+    panels = [("seat advantage (pp vs fair share, 95% intervals)",
+               [(c, c.removesuffix("_vs_fair_pp").replace("seat", "seat "), 1) for c in
+                seat_cols])]
     if kind == "card":
-        panels.append((f"{target}: GIH win rate and IWD", ["card_gih_wr", "card_iwd"]))
-    panels.append(("mean score", ["mean_score"]))
-    panels.append(("mean game length (turns)", ["mean_turns"]))
+        panels.append((f"{target}: GIH win rate and IWD (%, pp; 95% intervals)",
+                       [("card_gih_wr", "GIH win rate", 100), ("card_iwd", "IWD", 100)]))
+    panels.append(("mean score (points, 95% intervals)", [("mean_score", "mean score", 1)]))
+    panels.append(("mean game length (turns, 95% intervals)", [("mean_turns", "turns", 1)]))
     fig, axes = plt.subplots(len(panels), 1, figsize=(7, 2.6 * len(panels)), sharex=True)
     for ax, (title, cols) in zip(np.atleast_1d(axes), panels):
-        for c in cols:
-            ax.plot(x, df[c], marker="o", label=c.replace("_vs_fair_pp", "").replace("_", " "))
+        for c, name, scale in cols:
+            y = scale * df[c].to_numpy()
+            err = [y - scale * df[f"{c}_lo"].to_numpy(), scale * df[f"{c}_hi"].to_numpy() - y]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name)
         if "pp" in title:
             ax.axhline(0, color="k", lw=1, ls="--")
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
         if len(cols) > 1:
             ax.legend(fontsize=7)
     np.atleast_1d(axes)[-1].set_xticks(x, df["value"], rotation=20)
@@ -141,14 +205,32 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
     fig.suptitle(f"Sweep of {label} ({games:,} games a value, seed {seed})")
     fig.tight_layout()
     save(fig, out / "sweep.png")
-    cols = [c for c in df.columns if c not in ("players",)]
+    metrics = _metrics(df)
+    paired_note = ("" if kind == "players" else
+                   " The seat gap's change from the first value has a paired interval: every "
+                   "value plays the same deals, so the change is measured far more precisely "
+                   "than either value alone.")
     lines = [f"# Sweep: {label} ({scenario.name})", "",
              f"Every value runs {games:,} games on the same seed ({seed}) and game indices, so "
-             "the differences between values come from the change, not the deals.", "",
-             "| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
+             "the differences between values come from the change, not the deals. Each "
+             "figure is followed by its 95% interval (batch means over 40 batches of games)."
+             + paired_note + " An interval that overlaps the next value's means the sweep "
+             "cannot tell them apart at this many games.", "",
+             "| value | " + " | ".join(f"{h} ({u})" for _, h, u, _ in metrics)
+             + " | stalled games |", "| --- |" + " ---: |" * (len(metrics) + 1)]
     for _, r in df.iterrows():
-        lines.append("| " + " | ".join(
-            f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in cols) + " |")
-    lines += ["", "![Sweep](sweep.png)", "", "Data: [sweep.csv](sweep.csv)", ""]
+        cells = []
+        for col, header, unit, scale in metrics:
+            if pd.isna(r[col]):
+                cells.append("–")
+                continue
+            digits = 2 if unit in ("points", "turns") else 1
+            v, lo, hi = (scale * r[col], scale * r[f"{col}_lo"], scale * r[f"{col}_hi"])
+            sign = "+" if "change" in header or "IWD" in header else ""
+            cells.append(f"{v:{sign}.{digits}f} ({lo:{sign}.{digits}f} to {hi:{sign}.{digits}f})")
+        lines.append(f"| {r['value']} | " + " | ".join(cells) + f" | {int(r['stalled'])} |")
+    lines += ["", "![Sweep](sweep.png)", "",
+              "Data: [sweep.csv](sweep.csv) (one row a value), "
+              "[sweep_long.csv](sweep_long.csv) (one row a value and metric).", ""]
     atomic_write_text(out / "sweep.md", "\n".join(lines))
     return out / "sweep.md"

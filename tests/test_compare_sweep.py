@@ -97,6 +97,24 @@ def test_paired_interval_by_hand():
     assert d.lo[0] == pytest.approx(0.1 - half) and d.hi[0] == pytest.approx(0.1 + half)
 
 
+def test_one_run_interval_by_hand():
+    """Batch means for one run: the whole run's value, plus or minus t times the standard
+    error of the per-batch values (seat 0 won 5, 6, 7 and 6 of 10 games: 24 of 40)."""
+    from scipy import stats
+
+    from simsym.paired import interval
+
+    totals = [{"games": np.array([10]), "seat_wins": np.array([w * 60, (10 - w) * 60]),
+               "seat_score": np.array([0, 0])} for w in (5, 6, 7, 6)]
+    whole = {k: sum(t[k] for t in totals) for k in totals[0]}
+    run = BatchedRun(type("S", (), {"players": 2})(), 40, 0, whole, None, totals, [None] * 4)
+    v, lo, hi = interval(seat_metric, run, {"name": "win_rate"})
+    assert v[0] == pytest.approx(0.6)
+    half = stats.t.ppf(0.975, 3) * np.std([0.5, 0.6, 0.7, 0.6], ddof=1) / 2
+    assert (lo[0], hi[0]) == (pytest.approx(0.6 - half), pytest.approx(0.6 + half))
+    assert (lo[1], hi[1]) == (pytest.approx(0.4 - half), pytest.approx(0.4 + half))
+
+
 def test_fail_on_parsing_and_exit_code(tmp_path):
     assert parse_fail_on(["seat-gap>0.05"]) == [("seat-gap", ">", 0.05)]
     with pytest.raises(SimsymError, match="METRIC>VALUE"):
@@ -130,6 +148,18 @@ def test_sweep_cli_over_players_and_a_card(tmp_path):
 
     df = pd.read_csv(tmp_path / "c" / "sweep.csv")
     assert df["card_gih_wr"].iloc[1] > df["card_gih_wr"].iloc[0]
+    # every metric with its interval; the seat gap's change from the first value, paired
+    assert ((df["seat_gap_lo"] <= df["seat_gap"]) & (df["seat_gap"] <= df["seat_gap_hi"])).all()
+    assert (df["card_gih_wr_lo"] < df["card_gih_wr_hi"]).all()
+    assert list(df["seat_gap_change_pp"]) == [0.0, pytest.approx(100 * (df["seat_gap"][1]
+                                                                        - df["seat_gap"][0]))]
+    long = pd.read_csv(tmp_path / "c" / "sweep_long.csv")
+    gih = long[long["metric"] == "card GIH win rate"]
+    assert list(gih["unit"]) == ["%", "%"]
+    assert list(gih["estimate"]) == pytest.approx(list(100 * df["card_gih_wr"]))
+    md = (tmp_path / "c" / "sweep.md").read_text()
+    assert "| value | seat gap (pp) | seat gap change from the first value (paired) (pp) |" in md
+    assert "card IWD (pp)" in md and "_" not in md.split("| value |")[1].split("\n")[0]
     r = CliRunner().invoke(main, ["sweep", BASE, "--card", "Platon", "--values", "3I"])
     assert r.exit_code == 2 and "Plato" in r.output
 
