@@ -10,7 +10,8 @@ HEADER = ("# Rule options\n\nEvery ruling of [rulings.md](rulings.md) is a named
 
 
 @click.command()
-@click.option("--markdown", is_flag=True, help="Print the table as Markdown (docs/rule-options.md).")
+@click.option("--markdown", is_flag=True,
+              help="Print the table as Markdown (docs/rule-options.md).")
 @click.option("--rulings", is_flag=True,
               help="Print the rulings the options implement (docs/rulings.md), with the rules "
                    "text they rule on (docs/symposion-rules.txt) named.")
