@@ -199,18 +199,24 @@ def test_run_and_compare_print_their_verdict_as_json_for_scripts(tmp_path):
     assert gap["diff"] == pytest.approx(gap["B"] - gap["A"], abs=2e-6)
 
 
-def test_seats_csv_is_one_row_a_seat_worked_by_hand():
-    """seats.csv from a summary of two seats worked out by hand: 30 and 70 wins of 100."""
-    from simsym.run.job import seat_table
+def test_seats_csv_is_the_reports_seat_table_one_row_a_seat(tmp_path):
+    """A run's seats.csv is the seat table of its report (simsym.analysis.seat_table, worked
+    by hand in tests/test_report.py) for its summary.json: one row a seat, its win share the
+    seat's wins over its games, against the fair share of a 4-player table."""
+    import json
 
-    summary = {"fair_share": 0.5, "seats": [
-        {"seat": 0, "strategy": "greedy", "games": 100, "wins": 30.0, "win_rate": 0.3,
-         "ci95": [0.22, 0.4], "mean_score": 80.5, "sd_score": 10.0},
-        {"seat": 1, "strategy": "random", "games": 100, "wins": 70.0, "win_rate": 0.7,
-         "ci95": [0.6, 0.78], "mean_score": 90.0, "sd_score": 12.5}]}
-    t = seat_table(summary)
-    assert t.to_csv(index=False, lineterminator="\n").splitlines() == [
-        "seat,strategy,games,wins,win_share,win_share_lo,win_share_hi,fair_share,mean_score,"
-        "sd_score",
-        "0,greedy,100,30.0,0.3,0.22,0.4,0.5,80.5,10.0",
-        "1,random,100,70.0,0.7,0.6,0.78,0.5,90.0,12.5"]
+    import pandas as pd
+
+    from simsym.analysis import seat_table
+
+    r = CliRunner().invoke(main, ["run", BASE, "--judge", "fast", "--games", "200", "--jobs",
+                                  "1", "--no-report", "--out", str(tmp_path), "-q"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    text = (tmp_path / "seats.csv").read_text()
+    assert text == seat_table(summary).to_csv(index=False, lineterminator="\n")
+    t = pd.read_csv(tmp_path / "seats.csv")
+    assert list(t["seat"]) == [0, 1, 2, 3] and set(t["strategy"]) == {"greedy"}
+    assert list(t["win_rate"]) == pytest.approx([s["wins"] / s["games"]
+                                                 for s in summary["seats"]])
+    assert (t["fair_share"] == 0.25).all() and (t["win_rate_lo"] < t["win_rate_hi"]).all()

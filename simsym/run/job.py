@@ -142,16 +142,6 @@ def _resume_state(chunks: Path, manifest: dict) -> tuple[dict, int]:
 
 # --- the job -----------------------------------------------------------------------------
 
-def seat_table(summary: dict) -> pd.DataFrame:
-    """seats.csv: one row per seat (long format), as summary.json's seats say: the strategy,
-    games, wins, win share with its 95% interval, the fair share, mean and sd of the score."""
-    return pd.DataFrame([{
-        "seat": s["seat"], "strategy": s["strategy"], "games": s["games"], "wins": s["wins"],
-        "win_share": s["win_rate"], "win_share_lo": s["ci95"][0], "win_share_hi": s["ci95"][1],
-        "fair_share": summary["fair_share"], "mean_score": s["mean_score"],
-        "sd_score": s["sd_score"]} for s in summary["seats"]])
-
-
 def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                  engine: str = "numba", save_games: bool = False, progress: bool = False,
                  force: bool = False, chunk_size: int | None = None,
@@ -340,8 +330,11 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
     cards = card_table(scenario, agg, totals)
     import numba
 
+    from simsym.analysis.seats import seat_table  # statsmodels: imported by now (build_summary)
+
     files = {
         "cards.csv": cards.to_csv(index=False, lineterminator="\n"),
+        # the report's seat table (simsym.analysis.seat_table), one row a seat
         "seats.csv": seat_table(summary).to_csv(index=False, lineterminator="\n"),
         "totals.json": json_text({k: v.tolist() for k, v in sorted(totals.items())}),
         "run.json": json_text({
