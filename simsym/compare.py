@@ -8,6 +8,7 @@ differences are called beyond noise only after Holm's correction for testing eve
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,6 +151,25 @@ def changed_first(c: Comparison) -> pd.DataFrame:
                                                                               "_size"])
 
 
+def plain_changes(c: Comparison) -> list[str]:
+    """B's changes as plain text, without compare.md's Markdown (the terminal, --json, the
+    workbench)."""
+    return [line.replace("`", "") for line in c.changes[0]]
+
+
+def plain_row(r, *cols, digits: int | None = None) -> dict:
+    """Columns ``cols`` of a comparison's row as plain JSON values: NaN as None, numpy
+    scalars as Python's, floats rounded to ``digits`` when given."""
+    out = {}
+    for k in cols:
+        v = r[k]
+        v = v.item() if hasattr(v, "item") else v
+        if isinstance(v, float):
+            v = None if math.isnan(v) else (v if digits is None else round(v, digits))
+        out[k] = v
+    return out
+
+
 def change_lines(c: Comparison) -> list[str]:
     """The "What changed" section's bullet lines."""
     if not c.changes[0]:
@@ -283,12 +303,8 @@ def card_figure(c: Comparison):
 
 def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
     """`simsym compare --json`: the verdict as one JSON object (rates as fractions)."""
-    def num(x):
-        return None if pd.isna(x) else round(float(x), 6)
-
     def row(r, *keys):
-        return {k: (num(r[k]) if k not in ("name", "beyond_noise") else
-                    (bool(r[k]) if k == "beyond_noise" else r[k])) for k in keys}
+        return plain_row(r, *keys, digits=6)
 
     gap = c.gap.iloc[0]
     wr = c.seats[c.seats["metric"] == "win_rate"]
@@ -297,7 +313,7 @@ def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
     return json.dumps({
         "a": c.a_name, "b": c.b_name, "games": c.games, "seed": c.seed,
         "tables": {"a": c.tables[0], "b": c.tables[1]},
-        "changes": [line.replace("`", "") for line in c.changes[0]],
+        "changes": plain_changes(c),
         "changed_cards": list(c.changes[1]),
         "sequential": [line.removeprefix("- ").replace("**", "")
                        for line in c.sequential or ()],

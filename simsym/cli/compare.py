@@ -94,7 +94,9 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
 
         click.echo(verdict_json(c, failed, path))
     elif not quiet:
-        click.echo("changed: " + ("; ".join(c.changes[0]).replace("`", "") or "nothing"))
+        from simsym.compare import plain_changes
+
+        click.echo("changed: " + ("; ".join(plain_changes(c)) or "nothing"))
         for line in c.sequential or ():
             click.echo(line.removeprefix("- ").replace("**", ""))
         gap = c.gap.iloc[0]

@@ -217,14 +217,9 @@ def _run(job_id: int, spec: JobSpec, outbox):
     outbox.put(("done", job_id, plots(c, trace, metric.spec, spec.delta)))
 
 
-def _row(r, *cols):
-    return {k: (None if isinstance(r[k], float) and math.isnan(r[k]) else
-                (r[k].item() if hasattr(r[k], "item") else r[k])) for k in cols}
-
-
 def summarise(c, look, metric: str, delta: float) -> dict:
     """One look as plain data for the page: the test first, then seats and cards."""
-    from simsym.compare import changed_first
+    from simsym.compare import changed_first, plain_changes, plain_row
 
     d = look.decision
     seats = c.seats[c.seats["metric"] == "win_rate"]
@@ -232,13 +227,13 @@ def summarise(c, look, metric: str, delta: float) -> dict:
     return {
         "games": look.games, "blocks": d.blocks, "verdict": d.verdict, "metric": metric,
         "delta": delta, "mean": d.mean, "lo": d.lo, "hi": d.hi,
-        "gap": _row(c.gap.iloc[0], "A", "B", "diff", "lo", "hi", "beyond_noise"),
-        "seats": [_row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
+        "gap": plain_row(c.gap.iloc[0], "A", "B", "diff", "lo", "hi", "beyond_noise"),
+        "seats": [plain_row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
                   for _, r in seats.iterrows()],
-        "cards": [dict(_row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted",
-                            "beyond_noise"), changed=r["name"] in c.changes[1])
+        "cards": [dict(plain_row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted",
+                                 "beyond_noise"), changed=r["name"] in c.changes[1])
                   for _, r in cards.iterrows()],
-        "changes": [line.replace("`", "") for line in c.changes[0]],
+        "changes": plain_changes(c),
     }
 
 
