@@ -113,17 +113,16 @@ def run_json(out) -> str:
     or a one-table run's seats, gap and compensation check; with where they are."""
     import json
 
+    from simsym.run.compensation import gap_of, seats_of  # as judges.json's tables say them
+
     out = Path(out)
     if (out / "judges.json").exists():
         doc = json.loads((out / "judges.json").read_text())
     else:
         s = json.loads((out / "summary.json").read_text())
-        rates = [seat["win_rate"] for seat in s["seats"]]
         doc = {"games": s["games"], "seed": s["seed"], "tables": {"table": {
             "strategy": ", ".join(dict.fromkeys(seat["strategy"] for seat in s["seats"])),
-            "seats": [{k: seat[k] for k in ("seat", "win_rate", "ci95", "mean_score")}
-                      for seat in s["seats"]],
-            "gap": round(max(rates) - min(rates), 6)}}}
+            "seats": seats_of(s), "gap": gap_of(s)}}}
         if (out / "compensation.json").exists():
             doc["compensation"] = {"table": json.loads((out / "compensation.json")
                                                         .read_text())}
