@@ -96,13 +96,20 @@ def paired(metric, A: BatchedRun, B: BatchedRun, kw_a=None, kw_b=None) -> Diff:
     nb = min(len(A.batch_totals), len(B.batch_totals))
     d = np.array([metric(B, i, **kw_b) - metric(A, i, **kw_a) for i in range(nb)], dtype=float)
     diff = b - a
+    se, t = _batch_se(d)
     with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.nanstd(d, axis=0, ddof=1) / np.sqrt(np.sum(~np.isnan(d), axis=0))
-        t = sps.t.ppf(0.975, max(nb - 1, 1))
         z = diff / se
         p = np.where(se > 0, 2 * sps.t.sf(np.abs(z), max(nb - 1, 1)),
                      np.where(diff == 0, 1.0, 0.0))
     return Diff(a, b, diff, diff - t * se, diff + t * se, p)
+
+
+def _batch_se(per: np.ndarray):
+    """The batch-means standard error of per-batch values ``per`` (batches x metrics; NaN
+    batches left out) and the t quantile of a two-sided 95% interval."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.nanstd(per, axis=0, ddof=1) / np.sqrt(np.sum(~np.isnan(per), axis=0))
+    return se, sps.t.ppf(0.975, max(len(per) - 1, 1))
 
 
 def interval(metric, run: BatchedRun, kw=None):
@@ -111,11 +118,8 @@ def interval(metric, run: BatchedRun, kw=None):
     run, as :func:`paired` is for a difference). Returns (value, lo, hi), arrays."""
     kw = kw or {}
     value = np.asarray(metric(run, None, **kw), dtype=float)
-    nb = len(run.batch_totals)
-    per = np.array([metric(run, i, **kw) for i in range(nb)], dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        se = np.nanstd(per, axis=0, ddof=1) / np.sqrt(np.sum(~np.isnan(per), axis=0))
-    t = sps.t.ppf(0.975, max(nb - 1, 1))
+    per = np.array([metric(run, i, **kw) for i in range(len(run.batch_totals))], dtype=float)
+    se, t = _batch_se(per)
     return value, value - t * se, value + t * se
 
 
