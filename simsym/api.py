@@ -1,47 +1,193 @@
-"""A small Python API for notebooks: run a scenario, or load a run directory, and get the
-report's tables as pandas DataFrames.
+"""The Python API for notebooks: scenarios from files or mappings with card and rule
+overrides, runs, comparisons and sweeps, each returning pandas DataFrames in a result object
+that renders as a table in Jupyter.
 
     >>> import simsym.api as ss
-    >>> res = ss.run("scenarios/base.yaml", games=20_000, seed=1)
+    >>> base = ss.scenario("simsym:base", games=20_000)
+    >>> nerf = ss.scenario(base, cards={"Plato": "4I; IO"})     # one card changed
+    >>> ss.compare(base, nerf)                                   # same deals, paired
+    >>> res = ss.run(nerf, seed=1)
     >>> res.seats[["seat", "win_rate", "win_rate_lo", "win_rate_hi"]]
-    >>> res.cards.sort_values("iwd").tail()          # strongest cards by IWD
-    >>> res.cards_by_strategy                         # per strategy (None for one strategy)
+    >>> res.cards.sort_values("iwd").tail()                      # strongest cards by IWD
+    >>> ss.sweep(base, card="Plato", values=["3I; IO", "4I; IO", "5I; IO"]).long
     >>> ss.load("reports/base").strategies
+
+A run without ``out=`` plays into a temporary folder that is removed when its result is no
+longer used (or when Python exits); pass ``out=`` to keep the files. Scenarios made from
+mappings are written as YAML to a temporary folder of their own, removed at exit, so that
+they are checked exactly as a scenario file is (errors name the key, and what is allowed).
 """
 
 from __future__ import annotations
 
+import atexit
+import copy
+import html
+import itertools
+import shutil
 import tempfile
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from simsym import packaged
 from simsym.analysis.cards import card_strength
 from simsym.analysis.rundir import load_run
 from simsym.analysis.seats import compensation, seat_table, strategy_table
-from simsym.scenario import load_scenario
+from simsym.errors import InputError, InputErrors, SimsymError
+from simsym.scenario import Scenario, load_scenario
 
+MAPPING = "<scenario mapping>"  # how errors name a scenario given as a mapping
+_scratch: Path | None = None
+_numbers = itertools.count()
+
+
+def _scratch_dir() -> Path:
+    global _scratch
+    if _scratch is None:
+        _scratch = Path(tempfile.mkdtemp(prefix="simsym-api-"))
+        atexit.register(shutil.rmtree, _scratch, True)
+    return _scratch
+
+
+# --- scenarios -----------------------------------------------------------------------------
+
+def scenario(source=None, *, cards: dict | None = None, rules: dict | None = None,
+             base_dir=None, **keys) -> Scenario:
+    """A checked scenario.
+
+    ``source``: a scenario file, ``simsym:NAME`` (default ``simsym:base``, the game as
+    written), a Scenario, or a mapping written as a scenario file is (its relative paths are
+    relative to ``base_dir``, default the current folder). ``cards``: card overrides, name ->
+    notation (``{"Plato": "4I; IO"}``) or a mapping with ``text`` and/or ``copies``.
+    ``rules``: rule options (``simsym options`` lists them). Any other keyword is a top-level
+    key of a scenario file: ``players``, ``games``, ``seed``, ``name``, ``strategies``...
+
+    Problems raise :class:`simsym.errors.InputError` naming the key and what is allowed.
+    """
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    if isinstance(source, dict):
+        data = _absolute_paths(copy.deepcopy(source), base)
+    else:
+        if source is None:
+            source = "simsym:base"
+        if isinstance(source, Scenario) and not (cards or rules or keys):
+            return source
+        parent = source.path if isinstance(source, Scenario) else str(source)
+        if not packaged.is_packaged(parent):
+            parent = str((base / parent).resolve())
+        if not (cards or rules or keys):
+            return load_scenario(parent)
+        name = source.name if isinstance(source, Scenario) else load_scenario(parent).name
+        # the parent's name when only how much to play changes
+        variant = cards or rules or set(keys) - {"games", "seed"}
+        data = {"extends": parent, "name": f"{name}-variant" if variant else name}
+    if cards:
+        spec = data.get("cards")
+        spec = {"file": spec} if isinstance(spec, str) else dict(spec or {})
+        spec["overrides"] = {**spec.get("overrides", {}), **cards}
+        data["cards"] = spec
+    if rules:
+        data["rules"] = {**(data.get("rules") or {}), **rules}
+    data.update(keys)
+    data.setdefault("name", "scenario")
+    return _load_mapping(data)
+
+
+def _absolute_paths(data: dict, base: Path) -> dict:
+    """A mapping's ``extends`` and card file as absolute paths (it is loaded from elsewhere)."""
+    def absolute(p):
+        return p if not isinstance(p, str) or packaged.is_packaged(p) else str(base / p)
+
+    if "extends" in data:
+        data["extends"] = absolute(data["extends"])
+    c = data.get("cards")
+    if isinstance(c, str):
+        data["cards"] = absolute(c)
+    elif isinstance(c, dict) and "file" in c:
+        c["file"] = absolute(c["file"])
+    return data
+
+
+def _load_mapping(data: dict) -> Scenario:
+    import yaml
+
+    path = _scratch_dir() / f"scenario-{next(_numbers)}.yaml"
+    try:
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    except yaml.YAMLError as e:
+        raise SimsymError(f"{MAPPING}: not writable as YAML ({e}); a scenario holds text, "
+                          "numbers, true/false, lists and mappings") from None
+    path.write_text(text, encoding="utf-8")
+    try:
+        return load_scenario(path)
+    except InputError as e:
+        # The YAML's lines mean nothing to whoever wrote the mapping: name it and the key.
+        raise InputErrors([InputError(x.message, MAPPING, None, x.key)
+                           if x.file == str(path) else x for x in e.errors]) from None
+
+
+# --- runs ----------------------------------------------------------------------------------
 
 @dataclass
 class Results:
+    """A run's tables. ``cards``: card strength pooled over strategies; ``cards_by_strategy``
+    per strategy (None with one strategy); ``card_counts`` the raw counts of cards.csv."""
+
     run_dir: Path
     summary: dict
     seats: pd.DataFrame
     strategies: pd.DataFrame
-    cards: pd.DataFrame  # card strength pooled over strategies
+    cards: pd.DataFrame
     cards_by_strategy: pd.DataFrame | None
-    card_counts: pd.DataFrame  # the raw per (strategy, card) counts of cards.csv
+    card_counts: pd.DataFrame
+    _finalizer: object = field(default=None, repr=False, compare=False)
 
     @property
     def compensation(self) -> list[int]:
+        """Starting points per seat that would even out the seats (simsym.analysis.seats)."""
         return compensation(self.summary)
+
+    @property
+    def temporary(self) -> bool:
+        """The run directory is removed once this result is no longer used."""
+        return self._finalizer is not None and self._finalizer.alive
 
     def report(self) -> Path:
         """Write report.md (and its plots) into the run directory; returns its path."""
         from simsym.report.build import build_report
 
         return build_report(self.run_dir)
+
+    def games(self, long: bool = False) -> pd.DataFrame:
+        """The games of a run made with ``save_games=True``: one row a game, or (``long``)
+        one row a game and seat."""
+        name = "games_long" if long else "games"
+        if not (self.run_dir / name).is_dir():
+            raise SimsymError(f"{self.run_dir}: no {name}/; run with save_games=True")
+        return pd.read_parquet(self.run_dir / name).sort_values(
+            ["game", "seat"] if long else "game", ignore_index=True)
+
+    def _repr_html_(self) -> str:
+        s = self.summary
+        seats = self.seats[["seat", "strategy", "win_rate", "win_rate_lo", "win_rate_hi",
+                            "mean_score"]].copy()
+        for c in ("win_rate", "win_rate_lo", "win_rate_hi"):
+            seats[c] = 100 * seats[c]
+        seats.columns = ["seat", "strategy", "win share %", "95% low", "95% high",
+                         "mean score"]
+        cards = self.cards.sort_values("iwd", ascending=False)[["card", "iwd", "gih_wr"]]
+        cards = pd.concat([cards.head(5), cards.tail(5)])
+        cards[["iwd", "gih_wr"]] = 100 * cards[["iwd", "gih_wr"]]
+        cards.columns = ["card", "IWD (pp)", "GIH win rate %"]
+        return (f"<h4>{html.escape(str(s['scenario']))}: {s['games']:,} games, seed "
+                f"{s['seed']}</h4><p>Seats (fair share {100 * s['fair_share']:.1f}%); "
+                f"compensation that would even them: {self.compensation}</p>"
+                + seats.to_html(index=False, float_format="{:.2f}".format)
+                + "<p>Strongest and weakest cards by IWD</p>"
+                + cards.to_html(index=False, float_format="{:+.2f}".format))
 
 
 def load(run_dir) -> Results:
@@ -55,19 +201,168 @@ def load(run_dir) -> Results:
                    run.cards)
 
 
-def run(scenario, games: int | None = None, seed: int | None = None, jobs: int = 1,
-        out=None, **rules) -> Results:
-    """Run a scenario file (rule options may be overridden as keywords) and load its tables.
-    Without ``out`` the run directory is a temporary one."""
-    from dataclasses import replace
-
-    from simsym.rules import rules_from_mapping
+def run(source=None, games: int | None = None, seed: int | None = None, jobs: int = 1,
+        out=None, judge: str | None = None, save_games: bool = False, **rules) -> Results:
+    """Play a scenario (a file, ``simsym:NAME``, a Scenario or a mapping; rule options may be
+    given as keywords) and load its tables. Without ``out`` the run directory is temporary.
+    ``judge``: for a scenario judged by two tables, "strong" (default) or "fast"."""
     from simsym.run.job import run_scenario
 
-    sc = load_scenario(scenario)
-    if rules:
-        sc = replace(sc, rules=rules_from_mapping(rules, base=sc.rules))
-    out = Path(out) if out else Path(tempfile.mkdtemp(prefix=f"simsym-{sc.name}-"))
-    run_scenario(sc, games=games or sc.games, seed=sc.seed if seed is None else seed, out=out,
-                 jobs=jobs, force=True)
-    return load(out)
+    sc = scenario(source, rules=rules or None).judge(judge)
+    keep = out is not None
+    out = Path(out) if keep else Path(tempfile.mkdtemp(prefix=f"simsym-{sc.name}-"))
+    try:
+        run_scenario(sc, games=games or sc.games, seed=sc.seed if seed is None else seed,
+                     out=out, jobs=jobs, force=True, save_games=save_games)
+        res = load(out)
+    except BaseException:
+        if not keep:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    if not keep:
+        res._finalizer = weakref.finalize(res, shutil.rmtree, out, True)
+    return res
+
+
+# --- comparisons and sweeps ----------------------------------------------------------------
+
+def _frame_html(df: pd.DataFrame) -> str:
+    return df.to_html(index=False, float_format="{:.2f}".format, na_rep="–")
+
+
+@dataclass
+class CompareResult:
+    """B against A on the same deals. ``seats``, ``gap`` and ``cards`` are the paired
+    differences (fractions; ``diff`` B - A with its 95% interval ``lo``..``hi``); ``changes``
+    what B changes; ``verdict`` the report's verdict in words."""
+
+    comparison: object  # simsym.compare.Comparison
+
+    @property
+    def seats(self) -> pd.DataFrame:
+        return self.comparison.seats
+
+    @property
+    def gap(self) -> pd.DataFrame:
+        return self.comparison.gap
+
+    @property
+    def cards(self) -> pd.DataFrame:
+        """Every card's GIH win rate, IWD and play rate change; the changed cards first."""
+        from simsym.compare import changed_first
+
+        c = self.comparison
+        order = list(changed_first(c)["name"])
+        rank = {n: i for i, n in enumerate(order)}
+        return c.cards.sort_values(["metric", "name"], key=lambda s: s.map(rank)
+                                   if s.name == "name" else s, kind="stable",
+                                   ignore_index=True)
+
+    @property
+    def changes(self) -> list[str]:
+        from simsym.compare import plain_changes
+
+        return plain_changes(self.comparison)
+
+    @property
+    def verdict(self) -> list[str]:
+        from simsym.compare import verdict
+
+        return [line.removeprefix("- ").replace("**", "") for line in
+                verdict(self.comparison, [])]
+
+    def report(self, out) -> Path:
+        """Write compare.md, its plots and CSVs into ``out``; returns compare.md's path."""
+        from simsym.compare import write_report
+
+        return write_report(self.comparison, Path(out), [])
+
+    def _repr_html_(self) -> str:
+        c = self.comparison
+        items = "".join(f"<li>{html.escape(x)}</li>" for x in self.changes) or \
+            "<li>Nothing: the same cards, rules and table.</li>"
+        verdict = "".join(f"<li>{html.escape(x)}</li>" for x in self.verdict)
+        g = self.cards[self.cards["metric"] == "gih_wr"].head(10)
+        g = g[["name", "A", "B", "diff", "lo", "hi", "p_adjusted"]].copy()
+        g[["A", "B", "diff", "lo", "hi"]] = 100 * g[["A", "B", "diff", "lo", "hi"]]
+        g.columns = ["card", "GIH A %", "GIH B %", "change (pp)", "95% low", "95% high",
+                     "Holm p"]
+        return (f"<h4>A = {html.escape(c.a_name)}, B = {html.escape(c.b_name)}: {c.games:,} "
+                f"games each on the same deals (seed {c.seed})</h4><p>What B changes:</p>"
+                f"<ul>{items}</ul><p>Verdict:</p><ul>{verdict}</ul>"
+                "<p>Cards, the changed ones first (GIH win rate)</p>" + _frame_html(g))
+
+
+def compare(a, b, games: int | None = None, seed: int | None = None, jobs: int = 1,
+            judge: str | None = None) -> CompareResult:
+    """A and B (files, ``simsym:NAME``, Scenarios, mappings or run directories) on the same
+    seed and game indices, as `simsym compare` plays them: A's games and seed unless
+    given."""
+    from simsym.compare import compare as run_compare
+
+    def side(x):
+        return x if isinstance(x, (str, Path)) and Path(x).is_dir() else scenario(x)
+
+    return CompareResult(run_compare(side(a), side(b), games=games, seed=seed, jobs=jobs,
+                                     judge=judge))
+
+
+@dataclass
+class SweepResult:
+    """One row a value (``table``, as sweep.csv) and one row a value and metric in its unit
+    with its 95% interval (``long``, as sweep_long.csv)."""
+
+    scenario: Scenario
+    kind: str
+    target: str
+    games: int
+    seed: int
+    table: pd.DataFrame
+    long: pd.DataFrame | None
+    _tables: object = field(default=None, repr=False)  # a strategies sweep's full result
+
+    def report(self, out) -> Path:
+        """Write sweep.md, its plot and CSVs into ``out``; returns sweep.md's path."""
+        if self.kind == "strategies":
+            from simsym.table_sweep import write_tables
+
+            return write_tables(self._tables, Path(out))
+        from simsym.sweep import write_sweep
+
+        return write_sweep(self.table, self.scenario, self.kind, self.target, self.games,
+                           self.seed, Path(out))
+
+    def _repr_html_(self) -> str:
+        head = (f"<h4>Sweep of {html.escape(str(self.target))} ({self.scenario.name}): "
+                f"{self.games:,} games a value, seed {self.seed}</h4>")
+        if self.long is None:
+            return head + _frame_html(self.table)
+        cells = self.long.assign(cell=[f"{e:.2f} ({lo:.2f} to {hi:.2f})" for e, lo, hi in
+                                       zip(self.long.estimate, self.long.lo, self.long.hi)],
+                                 metric=self.long.metric + " (" + self.long.unit + ")")
+        wide = cells.pivot(index="value", columns="metric", values="cell")
+        wide = wide.reindex(index=list(dict.fromkeys(self.long.value)),
+                            columns=list(dict.fromkeys(cells.metric)))
+        return head + "<p>Each figure with its 95% interval</p>" + wide.to_html()
+
+
+def sweep(source=None, *, card: str | None = None, rule: str | None = None,
+          players: list[int] | None = None, values: list | None = None,
+          games: int | None = None, seed: int | None = None, jobs: int = 1,
+          judge: str | None = None) -> SweepResult:
+    """Play the scenario once per value on the same deals, as `simsym sweep` does: a card's
+    notation (``card=``, ``values=``), a rule option (``rule=``, ``values=``), the player
+    count (``players=[2, 3, 4]``), or the scenario's own `sweep:`."""
+    from simsym.sweep import long_table, run_sweep, sweep_spec
+
+    sc = scenario(source).judge(judge)
+    kind, target, vals = sweep_spec(sc, card, rule, players, values)
+    games = games or sc.games
+    seed = sc.seed if seed is None else seed
+    if kind == "strategies":
+        from simsym.table_sweep import run_tables
+
+        res = run_tables(sc, vals, games, seed, jobs)
+        return SweepResult(sc, kind, "strategies", games, seed, res.rows, None, res)
+    df = run_sweep(sc, kind, target, vals, games, seed, jobs)
+    return SweepResult(sc, kind, str(target), games, seed, df, long_table(df))

@@ -20,7 +20,7 @@ from simsym.errors import SimsymError
 from simsym.paired import (BatchedRun, card_metric, diff_frame, paired, run_batched,
                            seat_metric)
 from simsym.run.output import atomic_write_text
-from simsym.scenario import load_scenario, scenario_changes, table_name
+from simsym.scenario import Scenario, load_scenario, scenario_changes, table_name
 
 FAIL_METRICS = {
     "seat-gap": "B's gap between its best and worst seat's win rate",
@@ -81,9 +81,12 @@ def parse_fail_on(specs) -> list[tuple[str, str, float]]:
     return out
 
 
-def resolve(path: str, judge: str | None = None):
-    """A scenario file, or a run directory (its scenario file, games and seed); a judged
-    scenario as the table of ``judge`` (default: the strong one)."""
+def resolve(path, judge: str | None = None):
+    """A scenario file, or a run directory (its scenario file, games and seed), or a loaded
+    Scenario; a judged scenario as the table of ``judge`` (default: the strong one)."""
+    if isinstance(path, Scenario):
+        sc = path.judge(judge)
+        return sc, sc.games, sc.seed
     p = Path(path)
     if p.is_dir():
         run = p / "run.json"
@@ -96,7 +99,7 @@ def resolve(path: str, judge: str | None = None):
     return sc, sc.games, sc.seed
 
 
-def compare(a_path: str, b_path: str, games=None, seed=None, jobs=1, progress=None,
+def compare(a_path, b_path, games=None, seed=None, jobs=1, progress=None,
             judge: str | None = None):
     A_sc, a_games, a_seed = resolve(a_path, judge)
     B_sc, _, _ = resolve(b_path, judge)

@@ -54,6 +54,22 @@ def test_run_writes_summary_cards_and_run_json(tmp_path):
         assert seat["mean_score"] == pytest.approx(games[f"score_{seat['seat']}"].mean(),
                                                    abs=1e-6)
     assert abs(sum(seat["wins"] for seat in s["seats"]) - 300) < 1e-3  # ties are shared
+    # games_long/: the same games one row a game and seat, with each seat's share of the win
+    tidy = pd.read_parquet(tmp_path / "games_long").sort_values(["game", "seat"])
+    assert len(tidy) == 1200 and list(tidy["seat"][:4]) == [0, 1, 2, 3]
+    wide = games.sort_values("game")
+    assert (tidy["score"].to_numpy().reshape(300, 4)
+            == wide[[f"score_{i}" for i in range(4)]].to_numpy()).all()
+    assert tidy.groupby("game")["win_share"].sum().round(9).eq(1).all()
+    for seat in s["seats"]:
+        assert tidy[tidy["seat"] == seat["seat"]]["win_share"].sum() == pytest.approx(
+            seat["wins"], abs=1e-6)
+    top = wide[[f"score_{i}" for i in range(4)]].max(axis=1).to_numpy()
+    sole = (wide[[f"score_{i}" for i in range(4)]].to_numpy() == top[:, None]).sum(1) == 1
+    g = int(wide["game"][sole].iloc[0])  # a game with one winner: share 1 for it, 0 else
+    row = tidy[tidy["game"] == g]
+    assert sorted(row["win_share"]) == [0, 0, 0, 1]
+    assert row["score"][row["win_share"] == 1].item() == top[sole][0]
     # the base game is judged: the strong table in the run directory, the fast one in fast/
     assert s["strategies"][0]["strategy"] == "learned"
     fast = json.loads((tmp_path / "fast" / "summary.json").read_text())

@@ -26,7 +26,9 @@ from simsym.scenario import load_scenario
               help="With --engine python: the brute-force best-Symposion search, or the "
                    "compiled one (faster; for strategies written as Python classes).")
 @out_option("reports/<scenario name>/")
-@click.option("--save-games", is_flag=True, help="Also write one row a game (Parquet).")
+@click.option("--save-games", is_flag=True,
+              help="Also write the games as Parquet: games/ (one row a game) and "
+                   "games_long/ (one row a game and seat).")
 @click.option("--chunk-size", type=click.IntRange(1), default=None,
               help="Games per chunk (results do not depend on it).")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
@@ -104,7 +106,8 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     elif not quiet:
         click.echo(format_summary(summary))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, seats.csv, run.json"
-                   + (", report.md" if report else "") + (", games/" if save_games else ""))
+                   + (", report.md" if report else "")
+                   + (", games/, games_long/" if save_games else ""))
 
 
 def run_json(out) -> str:

@@ -278,6 +278,24 @@ class _Meanwhile:
 RESUME_HINT = "finished chunks are kept: rerun with --resume to continue"
 
 
+def _long_games(games_dir: Path, players: int) -> Path:
+    """games_long/ beside games/: each part file of one row a game as one row a game and
+    seat (simsym.run.worker.long_game_frame), in a temporary folder moved into place with
+    the rest."""
+    from simsym.run.worker import long_game_frame
+
+    tmp = games_dir.with_name(".games_long.partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    for part in sorted(games_dir.glob("part-*.parquet")):
+        try:
+            long_game_frame(pd.read_parquet(part), players).to_parquet(tmp / part.name,
+                                                                       index=False)
+        except OSError as e:
+            raise environment_error(e, tmp / part.name) or e from None
+    return tmp
+
+
 def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, chunk_size,
                 search, executor, scheduler, resume, report_follows) -> dict:
     remove_temp_files(out)  # what a killed run left; no other command writes here now
@@ -358,7 +376,9 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
     files["summary.json"] = json_text(summary)
     staged = stage_files(out, files)
     if save_games:
+        long_tmp = _long_games(games_tmp, scenario.players)
         replace_dir(games_tmp, out / "games")
+        replace_dir(long_tmp, out / "games_long")
     commit_files(staged)
     shutil.rmtree(chunks, ignore_errors=True)
     return summary

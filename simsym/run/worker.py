@@ -24,7 +24,7 @@ import pandas as pd
 
 from simsym.core import enums as E
 from simsym.errors import environment_error
-from simsym.run.aggregate import reduce_rows
+from simsym.run.aggregate import reduce_rows, win_units
 
 
 @dataclass
@@ -132,6 +132,27 @@ def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
         for t, name in enumerate(("intellectual", "social", "hedonistic")):
             data[f"points_{name}_{i}"] = rows[:, F + 3 * P + 3 * i + t]
     return pd.DataFrame(data)
+
+
+def long_game_frame(wide: pd.DataFrame, players: int) -> pd.DataFrame:
+    """The rows of :func:`game_frame` one per game and seat (tidy: ``games_long/``), with
+    the seat's share of the win (1 for a sole winner, 1/k among k tied, else 0)."""
+    P = players
+    scores = wide[[f"score_{i}" for i in range(P)]].to_numpy()
+    share = win_units(scores) / E.WIN_UNITS
+    n = len(wide)
+    out = {"game": np.repeat(wide["game"].to_numpy(), P), "seat": np.tile(np.arange(P), n)}
+    for col in ("deal", "turns", "stalled"):
+        out[col] = np.repeat(wide[col].to_numpy(), P)
+    out["strategy"] = pd.Categorical(np.stack([wide[f"strategy_{i}"].astype(str)
+                                               for i in range(P)], axis=1).ravel(),
+                                     categories=wide["strategy_0"].cat.categories)
+    out["score"] = scores.ravel()
+    out["win_share"] = share.ravel()
+    out["symposia"] = wide[[f"symposia_{i}" for i in range(P)]].to_numpy().ravel()
+    for name in ("intellectual", "social", "hedonistic"):
+        out[f"points_{name}"] = wide[[f"points_{name}_{i}" for i in range(P)]].to_numpy().ravel()
+    return pd.DataFrame(out)
 
 
 def _model_digest(s) -> str:
