@@ -69,11 +69,48 @@ def ablate(scenario, names, games: int, seed: int, jobs: int = 1, progress=None)
         if len(labels) > 1:
             d = paired(_strategy_wr, full, run)
             for i, lab in enumerate(labels):
+                row[f"{lab}_win_rate_full"] = d.a[i]
+                row[f"{lab}_win_rate_without"] = d.b[i]
                 row[f"{lab}_win_rate_change"] = d.diff[i]
                 row[f"{lab}_win_rate_lo"] = d.lo[i]
                 row[f"{lab}_win_rate_hi"] = d.hi[i]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+# ablation.csv's metrics as ablation.md and ablation_long.csv name them: column prefix ->
+# (header, unit, scale from the stored value to that unit).
+METRICS = (("mean_score", "mean score", "points", 1), ("mean_turns", "game length", "turns", 1),
+           ("seat_gap", "seat gap", "pp", 100))
+
+
+def _metrics(df: pd.DataFrame) -> list[tuple[str, str, str, float]]:
+    out = list(METRICS)
+    out += [(c.removesuffix("_change"), f"{c.removesuffix('_win_rate_change')} win share",
+             "pp", 100) for c in df if c.endswith("_win_rate_change")]
+    return out
+
+
+def long_table(df: pd.DataFrame) -> pd.DataFrame:
+    """ablation_long.csv: one row per card and metric, in the metric's unit: with the card
+    and without it, the change and its paired 95% interval (tidy: for pandas' groupby or a
+    plotting library)."""
+    rows = []
+    for _, r in df.iterrows():
+        for col, header, unit, scale in _metrics(df):
+            full = r.get(f"{col}_full")
+            rows.append({"card": r["card"], "metric": header, "unit": unit,
+                         "with_card": scale * full if full is not None else None,
+                         "without_card": scale * r[f"{col}_without"]
+                         if f"{col}_without" in r else None,
+                         "change": scale * r[f"{col}_change"], "lo": scale * r[f"{col}_lo"],
+                         "hi": scale * r[f"{col}_hi"], "p": r.get(f"{col}_p")})
+    return pd.DataFrame(rows)
+
+
+def _cell(r, col, scale, digits) -> str:
+    v, lo, hi = (scale * r[f"{col}_change"], scale * r[f"{col}_lo"], scale * r[f"{col}_hi"])
+    return f"{v:+.{digits}f} ({lo:+.{digits}f} to {hi:+.{digits}f})"
 
 
 def write_ablation(df: pd.DataFrame, scenario, games, seed, out: Path) -> Path:
@@ -83,30 +120,39 @@ def write_ablation(df: pd.DataFrame, scenario, games, seed, out: Path) -> Path:
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "ablation.csv", df.to_csv(index=False, lineterminator="\n"))
+    atomic_write_text(out / "ablation_long.csv",
+                      long_table(df).to_csv(index=False, lineterminator="\n"))
     d = df.sort_values("mean_score_change")
-    fig, ax = plt.subplots(figsize=(7, max(3, 0.17 * len(d) + 1)))
+    panels = [("mean_score", "mean score change (points)", 1),
+              ("seat_gap", "seat gap change (pp)", 100)]
+    fig, axes = plt.subplots(1, 2, figsize=(9, max(3, 0.17 * len(d) + 1)), sharey=True)
     y = np.arange(len(d))
-    ax.errorbar(d["mean_score_change"], y, xerr=[d["mean_score_change"] - d["mean_score_lo"],
-                d["mean_score_hi"] - d["mean_score_change"]], fmt="o", ms=3)
-    ax.axvline(0, color="k", lw=1)
-    ax.set_yticks(y, d["card"], fontsize=6)
-    ax.set_xlabel("change of the mean score when the card is removed (95% paired CI)")
-    ax.set_title(f"Leave-one-out importance ({games:,} paired games a card)")
+    for ax, (col, title, scale) in zip(axes, panels):
+        v = scale * d[f"{col}_change"]
+        ax.errorbar(v, y, xerr=[v - scale * d[f"{col}_lo"], scale * d[f"{col}_hi"] - v],
+                    fmt="o", ms=3, capsize=2)
+        ax.axvline(0, color="k", lw=1)
+        ax.set_xlabel(f"{title}, 95% paired interval", fontsize=8)
+    axes[0].set_yticks(y, d["card"], fontsize=6)
+    fig.suptitle(f"Without each card, against the full deck ({games:,} paired games a card)")
     fig.tight_layout()
     save(fig, out / "ablation.png")
+    metrics = _metrics(df)
     lines = [f"# Leave-one-out importance: {scenario.name}", "",
              f"Each card is removed from the deck and the same {games:,} games (seed {seed}, "
-             "same game indices) are replayed; changes are against the full deck, with paired "
-             "95% intervals. A card whose removal lowers the mean score most is the one the "
-             "game leans on most.", "",
-             "| card | mean score change (95% CI) | game length change | seat gap change (pp) |",
-             "| --- | ---: | ---: | ---: |"]
+             "same game indices) are replayed; each change is without the card minus with "
+             "it, followed by its paired 95% interval (batch means over 40 batches of "
+             "games). A card whose removal lowers the mean score most is the one the game "
+             "leans on most; an interval that holds 0 means the removal changes that "
+             "metric within noise.", "",
+             "| card | " + " | ".join(f"{h} change ({u})" for _, h, u, _ in metrics) + " |",
+             "| --- |" + " ---: |" * len(metrics)]
     for _, r in d.iterrows():
-        lines.append(f"| {r['card']} | {r['mean_score_change']:+.2f} ({r['mean_score_lo']:+.2f}"
-                     f" to {r['mean_score_hi']:+.2f}) | {r['mean_turns_change']:+.2f} | "
-                     f"{100 * r['seat_gap_change']:+.1f} ({100 * r['seat_gap_lo']:+.1f} to "
-                     f"{100 * r['seat_gap_hi']:+.1f}) |")
+        cells = [_cell(r, col, scale, 2 if unit in ("points", "turns") else 1)
+                 for col, _, unit, scale in metrics]
+        lines.append(f"| {r['card']} | " + " | ".join(cells) + " |")
     lines += ["", "![Leave-one-out importance](ablation.png)", "",
-              "Data: [ablation.csv](ablation.csv)", ""]
+              "Data: [ablation.csv](ablation.csv) (one row a card), "
+              "[ablation_long.csv](ablation_long.csv) (one row a card and metric).", ""]
     atomic_write_text(out / "ablation.md", "\n".join(lines))
     return out / "ablation.md"

@@ -151,7 +151,7 @@ def parse_tune(sc) -> TuneSpec:
     block = data.get("tune")
     if not isinstance(block, dict):
         raise InputError(f"expected a mapping with {', '.join(TUNE_KEYS)}, found "
-                         f"{show(block)}; see docs/designer-guide.md", file, line, "tune")
+                         f"{show(block)}; `simsym tune --help` shows one", file, line, "tune")
     _unknown(block, TUNE_KEYS, file, line, "tune", problems)
     spec = TuneSpec(seed=sc.seed)
     _vary(sc, block.get("vary"), spec, file, line_of(block, "vary", line), problems)

@@ -4,6 +4,7 @@ import json
 from dataclasses import replace
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from simsym.cli.main import main
@@ -22,6 +23,21 @@ def test_ablate_cli_writes_a_row_per_card(tmp_path):
     o = df.iloc[0]
     assert o["mean_score_hi"] < 0
     assert (tmp_path / "ablation.png").exists()
+    # ablation_long.csv: a row per card and metric, in the metric's unit
+    long = pd.read_csv(tmp_path / "ablation_long.csv")
+    assert len(long) == 2 * 3 and set(long["unit"]) == {"points", "turns", "pp"}
+    gap = long[(long["card"] == "Plato") & (long["metric"] == "seat gap")].iloc[0]
+    plato = df.iloc[1]
+    assert gap["change"] == pytest.approx(100 * plato["seat_gap_change"])
+    assert gap["without_card"] - gap["with_card"] == pytest.approx(gap["change"])
+    assert gap["lo"] <= gap["change"] <= gap["hi"]
+    md = (tmp_path / "ablation.md").read_text()
+    assert ("| card | mean score change (points) | game length change (turns) | "
+            "seat gap change (pp) |") in md
+    t = plato
+    assert (f"| Plato | {t['mean_score_change']:+.2f} ({t['mean_score_lo']:+.2f} to "
+            f"{t['mean_score_hi']:+.2f}) | {t['mean_turns_change']:+.2f} "
+            f"({t['mean_turns_lo']:+.2f} to {t['mean_turns_hi']:+.2f}) |") in md
     r = CliRunner().invoke(main, ["ablate", str(BASE_SCENARIO), "--cards", "Platoo"])
     assert r.exit_code == 2 and "Plato" in r.output
 

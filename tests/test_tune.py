@@ -208,6 +208,21 @@ def test_bad_tune_blocks_exit_2_with_file_line_and_key(tmp_path, block, key, say
 def test_a_scenario_without_tune_block_is_refused(tmp_path):
     r = run_cli("tune", SC / "base.yaml", "--out", tmp_path / "o")
     assert r.exit_code == 2 and "no `tune:` block" in r.output
+    assert "`simsym tune --help` shows one" in r.output and "docs/" not in r.output
+
+
+def test_the_block_tune_help_shows_is_a_valid_spec(tmp_path):
+    """The errors point at `simsym tune --help`: its example must parse, every knob kind."""
+    from simsym.cli.tune import EPILOG
+
+    block = EPILOG.split("\n", 2)[2]  # after the \b line and the title
+    p = spec(tmp_path, textwrap.dedent(block))
+    t = parse_tune(load_scenario(p))
+    names = [k.name for k in t.knobs(4)]
+    assert len(names) == 5 and names[-3:] == [f"seat_compensation[{i}]" for i in (1, 2, 3)]
+    assert (t.trials, t.lookahead_games, t.iwd_band, t.seat_spread, t.iwd_cards) == \
+        (14, 2000, 0.03, 0.02, ["Orgy"])
+    assert t.play_rate == {"Orgy": 0.2} and t.compensation == (0, 12)
 
 
 @pytest.mark.slow

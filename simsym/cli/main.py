@@ -144,8 +144,8 @@ COMMANDS = {  # name: (module, attribute, the first sentence of its help)
               "round the learner plays, the search labels the decisions it reaches, and the "
               "model is fitted again."),
     "tune": ("simsym.cli.tune", "tune",
-             "Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md)"
-             " on the same deals for every candidate, re-measure the best on held-out deals, "
+             "Search the `tune:` block of SPEC (knobs, targets, budget: below) on the same "
+             "deals for every candidate, re-measure the best on held-out deals, "
              "confirm the winner against the start on fresh ones, and write tuned.yaml, tune.md"
              " and trials.csv."),
     "validate": ("simsym.cli.validate", "validate",

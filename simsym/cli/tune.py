@@ -10,7 +10,26 @@ import click
 from simsym.cli.common import jobs_option, judge_option, out_dir, out_option, quiet_option
 
 
-@click.command("tune")
+EPILOG = """\b
+The `tune:` block (a complete example ships as simsym:tune-cards):
+  tune:
+    vary:                 # what may change
+      cards:              # a notation template with [lo, hi] per {placeholder},
+        Orgy: {text: "{points}H; HO", points: [5, 14]}   # or a list of notations
+      rules: {hand_size: [8, 10]}          # whole numbers [lo, hi]; others a list
+      seat_compensation: [0, 12]           # starting points of seats 1..P-1
+    targets:              # what balanced means (at least one)
+      iwd_band: 3pp       # IWD within 3 pp of the table average...
+      iwd_cards: [Orgy]   # ...of these cards (default: every card)
+      seat_spread: 2pp    # best minus worst seat's win share
+      play_rate: {Orgy: 20%}
+      change_penalty: 1   # objective points per changed card, rule or compensation
+    budget: {trials: 14, games: 4000, block: 250, seed: 1, finalists: 2,
+             holdout_games: 12000, lookahead_games: 2000}
+"""
+
+
+@click.command("tune", epilog=EPILOG)
 @click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
 @out_option("reports/<name>-tune/")
 @click.option("--resume", is_flag=True, help="Continue a tune cut off in --out (tune.db).")
@@ -19,7 +38,7 @@ from simsym.cli.common import jobs_option, judge_option, out_dir, out_option, qu
 @quiet_option
 @judge_option
 def tune(spec_path, out, resume, force, jobs, judge, quiet):
-    """Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md) on
+    """Search the `tune:` block of SPEC (knobs, targets, budget: below) on
     the same deals for every candidate, re-measure the best on held-out deals, confirm the
     winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv."""
     from simsym.run.lock import out_dir_lock
@@ -33,7 +52,7 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
         from simsym.errors import InputError
 
         raise InputError("no `tune:` block; a tune spec is a scenario with tune: {vary, "
-                         "targets, budget} (docs/designer-guide.md)", spec_path, None, "tune")
+                         "targets, budget}; `simsym tune --help` shows one", spec_path, None, "tune")
     spec = parse_tune(sc)  # every problem of the block before anything runs
     out = out_dir(out, f"{sc.name}-tune")
 
