@@ -52,7 +52,8 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
         from simsym.errors import InputError
 
         raise InputError("no `tune:` block; a tune spec is a scenario with tune: {vary, "
-                         "targets, budget}; `simsym tune --help` shows one", spec_path, None, "tune")
+                         "targets, budget}; `simsym tune --help` shows one", spec_path, None,
+                         "tune")
     spec = parse_tune(sc)  # every problem of the block before anything runs
     out = out_dir(out, f"{sc.name}-tune")
 
