@@ -50,15 +50,15 @@ def without(scenario, name: str):
 
 
 def ablate(scenario, names, games: int, seed: int, jobs: int = 1, progress=None):
-    full = run_batched(scenario, games, seed, jobs)
-    if progress:
-        progress(games)
+    """One row a card of ``names``; ``progress(games played)`` counts over every deck."""
+    def counted(j):
+        return progress and (lambda done: progress(j * games + done))
+
+    full = run_batched(scenario, games, seed, jobs, on_progress=counted(0))
     labels = [s.label for s in scenario.strategies]
     rows = []
     for j, name in enumerate(names):
-        run = run_batched(without(scenario, name), games, seed, jobs)
-        if progress:
-            progress(games * (j + 2))
+        run = run_batched(without(scenario, name), games, seed, jobs, on_progress=counted(j + 1))
         row = {"card": scenario.cards[scenario.cards.lookup(name)].name}
         for metric, fn in (("mean_score", _mean_score), ("mean_turns", _turns),
                            ("seat_gap", _gap)):

@@ -187,7 +187,16 @@ def finished_trials(study):
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
 
 
-def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo) -> list[dict]:
+def _stage(progress, label, games, k, of, word):
+    """The progress display's next step, and the block callback that moves its bar (or
+    None): ``on_block(i, ...)`` after block i of ``block`` games."""
+    if progress is None:
+        return None
+    progress.stage(label, games, k, of, word)
+    return lambda i, block: progress.update(min((i + 1) * block, games))
+
+
+def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo, progress=None) -> list[dict]:
     """Run trials until ``spec.trials`` have finished; the rows of trials.csv."""
     import optuna
     from optuna.trial import TrialState
@@ -215,7 +224,11 @@ def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo) -> list[dict]:
                  "(not replayed: the same candidate on the same deals)")
             continue
 
+        tick = _stage(progress, "playing", spec.games, k, spec.trials, "trial")
+
         def on_block(i, res, trial=trial, values=values):
+            if tick:
+                tick(i, spec.block)
             tsc, changes = apply(sc, spec, values)
             v, _ = measure(tsc, spec, res.totals, res.agg, changes)
             trial.report(v, i)
@@ -281,7 +294,7 @@ def first_guess(sc, totals, lo, hi) -> list[int]:
     return [int(min(hi, max(lo, round(v)))) for v in total[1:]]
 
 
-def search_compensation(sc, spec: TuneSpec, jobs: int, echo) -> list[dict]:
+def search_compensation(sc, spec: TuneSpec, jobs: int, echo, progress=None) -> list[dict]:
     """Hill climb over the compensation of seats 1..P-1 (seat 0 keeps 0) on the tuning deals:
     from the first guess, step to the first neighbour (one seat one point up or down; the
     weakest seat's step up and the strongest seat's step down are tried first) that lowers
@@ -297,8 +310,11 @@ def search_compensation(sc, spec: TuneSpec, jobs: int, echo) -> list[dict]:
         vec = tuple(vec)
         if vec not in seen:
             values = dict(zip(name, vec))
-            value, parts, changes, blocks = evaluate(sc, spec, values, spec.seed, spec.games,
-                                                     jobs)
+            tick = _stage(progress, f"[0, {', '.join(map(str, vec))}]", spec.games,
+                          len(rows), spec.trials, "vector (at most)")
+            value, parts, changes, blocks = evaluate(
+                sc, spec, values, spec.seed, spec.games, jobs,
+                tick and (lambda i, res: tick(i, spec.block)))
             miss = value - spec.change_penalty * parts["changes"]
             totals = pooled(blocks)[0]
             seen[vec] = ((value, parts["seat_spread_pp"], sum(vec)), miss,
@@ -350,7 +366,7 @@ def candidates(rows: list[dict], start_vals, sc, spec) -> list[Candidate]:
     return out
 
 
-def finals(sc, spec: TuneSpec, rows, jobs: int, echo):
+def finals(sc, spec: TuneSpec, rows, jobs: int, echo, progress=None):
     """Play the best ``finalists`` candidates and the start on held-out deals; the winner
     is the best there. Returns (finalist rows, winner Candidate, start Candidate)."""
     start = start_values(sc, spec)
@@ -362,7 +378,9 @@ def finals(sc, spec: TuneSpec, rows, jobs: int, echo):
     out = []
     for i, c in enumerate(pool):
         tsc, changes = _scenario_of(sc, spec, c)
-        blocks = play_blocks(tsc, spec.holdout_games, seed, spec.block, jobs)
+        tick = _stage(progress, c.label, spec.holdout_games, i, len(pool), "finalist")
+        blocks = play_blocks(tsc, spec.holdout_games, seed, spec.block, jobs,
+                             tick and (lambda b, res: tick(b, spec.block)))
         value, parts = measure(tsc, spec, *pooled(blocks), changes)
         echo(f"finalist {i + 1}/{len(pool)} on {spec.holdout_games:,} held-out games: "
              f"{describe(changes)}: objective {value:.2f}")

@@ -16,11 +16,12 @@ from simsym.tune_spec import parse_tune
 
 
 def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = False,
-             echo=print, others=()) -> Path:
+             echo=print, others=(), progress=None) -> Path:
     """Tune ``sc`` into ``out``. ``others``: (description, scenario) of the other tables the
     winner is confirmed under too, on the same fresh deals (the other judge of a judged
     scenario, with the budget's holdout_games; a lookahead table, with its lookahead_games;
-    simsym.cli.tune.other_tables)."""
+    simsym.cli.tune.other_tables). ``progress``: a simsym.run.progress.Progress shown in
+    steps (trials, finalists, confirmations), or None."""
     spec = parse_tune(sc)
     spec.block = block_size(sc.players, sc.seating, spec.block)
     spec.games = max(1, spec.games // spec.block) * spec.block
@@ -30,27 +31,36 @@ def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = Fa
     if spec.seats_only:
         out.mkdir(parents=True, exist_ok=True)
         how = "paired hill climb over the compensation vector"
-        rows = search_compensation(sc, spec, jobs, echo)
+        rows = search_compensation(sc, spec, jobs, echo, progress)
     else:
         how = "optuna TPE (seeded per trial) with the Wilcoxon pruner on matched blocks"
-        rows = optuna_search(sc, spec, open_study(out, sc, spec, resume), jobs, echo)
+        rows = optuna_search(sc, spec, open_study(out, sc, spec, resume), jobs, echo,
+                             progress)
     write_trials(rows, out)
-    fin, winner, start = finals(sc, spec, rows, jobs, echo)
+    fin, winner, start = finals(sc, spec, rows, jobs, echo, progress)
     conf, elsewhere = None, []
     if describe(winner.changes) != "no change":
-        echo(f"confirming against the start on {spec.holdout_games:,} fresh games")
-        conf = confirm(sc, spec, winner, jobs)
-        for what, osc, games in others:
-            if not games:
-                continue
-            games = max(1, games // spec.block) * spec.block
-            echo(f"confirming under {what} on {games:,} fresh games")
+        tables = [("the table tuned", sc, spec.holdout_games)]
+        tables += [(what, osc, max(1, games // spec.block) * spec.block)
+                   for what, osc, games in others if games]
+        for j, (what, osc, games) in enumerate(tables):
+            echo(f"confirming {'against the start' if j == 0 else 'under ' + what} on "
+                 f"{games:,} fresh games")
             n = games // spec.block
 
-            def on_block(k, i, n=n):
-                echo(f"  {'start' if k == 0 else 'tuned'}: block {i + 1}/{n}")
+            def on_block(k, i, n=n, games=games):
+                if progress is not None:  # start's games, then the tuned change's
+                    progress.update(k * games + (i + 1) * spec.block)
+                elif j:
+                    echo(f"  {'start' if k == 0 else 'tuned'}: block {i + 1}/{n}")
 
-            elsewhere.append((what, games, confirm(osc, spec, winner, jobs, games, on_block)))
+            if progress is not None:
+                progress.stage(what, 2 * games, j, len(tables), "confirmation")
+            result = confirm(osc, spec, winner, jobs, games, on_block)
+            if j == 0:
+                conf = result
+            else:
+                elsewhere.append((what, games, result))
     write_finalists(fin, out)
     write_tuned(sc, winner, out)
     return write_md(sc, spec, how, rows, fin, winner, conf, out, elsewhere)

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from simsym.cli.main import main
-from simsym.run.executor import Progress
+from simsym.run.progress import Progress
 from simsym.scenario import REPO_ROOT
 
 SIMSYM = str(Path(sys.executable).parent / "simsym")

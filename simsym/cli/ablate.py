@@ -28,7 +28,7 @@ def ablate(scenario_path, names, games, seed, jobs, out, judge, quiet):
     gap and strategies' win shares, with paired intervals."""
     from simsym.ablate import ablate as run_ablation
     from simsym.ablate import write_ablation
-    from simsym.run.executor import Progress
+    from simsym.run.progress import Progress
 
     sc = load_scenario(scenario_path).judge(judge)
     names = list(names) or sc.cards.names
@@ -38,7 +38,8 @@ def ablate(scenario_path, names, games, seed, jobs, out, judge, quiet):
     from simsym.run.lock import out_dir_lock
 
     out = out_dir(out, f"{sc.name}-ablation")
-    bar = Progress(games * (len(names) + 1), not quiet and sys.stderr.isatty())
+    bar = Progress(games * (len(names) + 1), not quiet and sys.stderr.isatty(),
+                   steps=["the full deck"] + [f"without {n}" for n in names], step_word="deck")
     with out_dir_lock(out, "ablate"):
         try:
             df = run_ablation(sc, names, games, seed, jobs or os.cpu_count() or 1,

@@ -57,7 +57,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     differences of --metric), and compare.md says first how many games it took."""
     rules = parse_fail_on(fail_on)
     from simsym.compare import resolve
-    from simsym.run.executor import Progress
+    from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
 
     a_sc, a_games, a_seed = resolve(a, judge)
@@ -73,7 +73,9 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     elif max_games is not None:
         raise SimsymError("--max-games goes with --until-decided (else use --games)")
     bar = Progress(2 * (cap if until_decided else games or a_games),
-                   not quiet and sys.stderr.isatty())
+                   not quiet and sys.stderr.isatty(),
+                   steps=None if until_decided else [f"A {a_sc.name}", f"B {b_sc.name}"],
+                   step_word="side")
     with out_dir_lock(out, "compare"):
         try:
             if until_decided:

@@ -41,7 +41,7 @@ def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, judge, only, qui
     """
     from simsym.compare import resolve
     from simsym.compare_tree import compare_tree, scenario_pairs
-    from simsym.run.executor import Progress
+    from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
 
     rules = parse_fail_on(fail_on)

@@ -35,7 +35,7 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
 
     from simsym.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate
     from simsym.report.ladder import write_ladder
-    from simsym.run.executor import Progress
+    from simsym.run.progress import Progress
     from simsym.run.output import prepare_out_dir
 
     sc = load_scenario(scenario_path)
@@ -53,18 +53,19 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
                    f"pair), {sc.players} players, seed {seed}, {jobs} process"
                    f"{'es' if jobs > 1 else ''}", err=True)
     t0 = time.perf_counter()
-    bar = Progress(total, show)
+    bar = Progress(total, show, steps=2, step_word="stage")
+    bar.stage(f"playing {len(pairs(len(strategies)))} pairings", total)
     try:
         played = play_ladder(sc, games, seed, jobs=jobs, chunk_size=chunk_size,
                              progress=bar.update)
-    finally:
-        bar.close()
-    t1 = time.perf_counter()
-    if not quiet:
-        click.echo(f"rating: openskill game by game in {ORDERS} orders, batch fit, bootstrap "
-                   "over deals ...", err=True)
-    bar = Progress(ORDERS * total, show)
-    try:
+        t1 = time.perf_counter()
+        what = (f"rating: openskill game by game in {ORDERS} orders, batch fit, bootstrap "
+                "over deals ...")
+        if show:
+            bar.note(what)
+        elif not quiet:
+            click.echo(what, err=True)
+        bar.stage(f"rating in {ORDERS} orders", ORDERS * total)
         ratings = rate(played, jobs=jobs, progress=bar.update)
     finally:
         bar.close()

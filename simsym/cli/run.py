@@ -196,7 +196,7 @@ def _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensat
     """The compensation check and the report, while the run still holds --out."""
     if verify_compensation:
         from simsym.run.compensation import verify_compensation as verify
-        from simsym.run.executor import Progress
+        from simsym.run.progress import Progress
 
         if not quiet:
             click.echo("verifying the suggested seat compensation on the same deals ...",

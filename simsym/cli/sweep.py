@@ -35,9 +35,9 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, ju
     """
     import yaml
 
-    from simsym.run.executor import Progress
+    from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
-    from simsym.sweep import run_sweep, sweep_spec, write_sweep
+    from simsym.sweep import run_sweep, sweep_spec, value_labels, write_sweep
 
     sc = load_scenario(scenario_path).judge(judge)
     vals = [yaml.safe_load(v) if rule else v for v in values]
@@ -45,7 +45,9 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, ju
     games = games or sc.games
     seed = sc.seed if seed is None else seed
     out = out_dir(out, f"{sc.name}-sweep")
-    bar = Progress(games * len(vals), not quiet and sys.stderr.isatty())
+    bar = Progress(games * len(vals), not quiet and sys.stderr.isatty(),
+                   steps=value_labels(kind, vals),
+                   step_word="table" if kind == "strategies" else "value")
     jobs = jobs or os.cpu_count() or 1
     with out_dir_lock(out, "sweep"):
         try:

@@ -57,13 +57,26 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
     spec = parse_tune(sc)  # every problem of the block before anything runs
     out = out_dir(out, f"{sc.name}-tune")
 
+    from simsym.run.progress import Progress
+
+    # On a terminal: a bar of the trials (then finalists, confirmations) over the games of
+    # the one under way, each trial's result a line above them.
+    bar = Progress(spec.games, not quiet and sys.stderr.isatty(), steps=spec.trials,
+                   step_word="trial")
+
     def echo(line):
-        if not quiet:
+        if bar.enabled:
+            bar.note(line)
+        elif not quiet:
             click.echo(line, err=True)
 
     with out_dir_lock(out, "tune"):
-        path = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
-                        force=force, echo=echo, others=other_tables(full, sc, spec))
+        try:
+            path = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
+                            force=force, echo=echo, others=other_tables(full, sc, spec),
+                            progress=bar if bar.enabled else None)
+        finally:
+            bar.close()
         from simsym.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again

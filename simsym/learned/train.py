@@ -225,8 +225,9 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
               force: bool = False) -> Path:
     """Train; write out/model.json, out/train.json and out/train.md. Returns model.json."""
     from simsym.core.lookahead_nb import LC_GAME
-    from simsym.run.executor import Progress, map_tasks
+    from simsym.run.executor import map_tasks
     from simsym.run.output import atomic_write_text, write_json
+    from simsym.run.progress import Progress
 
     rounds_dir = out / "rounds"
     rounds_dir.mkdir(parents=True, exist_ok=True)

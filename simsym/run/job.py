@@ -25,11 +25,11 @@ import pandas as pd
 from simsym import __version__
 from simsym.errors import OutputError, SimsymError, environment_error
 from simsym.strategies import BUILT_IN
-from simsym.run.executor import (Progress, WorkerLost, default_chunk_size,
-                                 plan_chunks, run_games)
+from simsym.run.executor import WorkerLost, default_chunk_size, plan_chunks, run_games
 from simsym.run.lock import out_dir_lock
 from simsym.run.output import (atomic_write, commit_files, json_text, prepare_out_dir,
                                remove_temp_files, replace_dir, stage_files, write_json)
+from simsym.run.progress import Progress
 from simsym.run.summary import build_summary, card_table
 from simsym.run.worker import ChunkResult, chunk_bytes, chunk_from_bytes, fingerprint
 

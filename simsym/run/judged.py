@@ -17,7 +17,8 @@ from pathlib import Path
 from simsym.analysis.seats import compensation, refine_compensation
 from simsym.run.compensation import gap_of as _gap
 from simsym.run.compensation import seats_of as _seats
-from simsym.run.executor import Progress, run_games
+from simsym.run.executor import run_games
+from simsym.run.progress import Progress
 from simsym.run.output import prepare_out_dir, write_json
 from simsym.run.summary import build_summary
 from simsym.run.worker import fingerprint
