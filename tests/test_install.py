@@ -370,5 +370,27 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
     assert r.exit_code == 0, r.output
     assert (out / "summary.json").read_bytes() == (ref / "summary.json").read_bytes()
     assert not list(venv.rglob("reports"))
+
+    # The notebook API from the installed package: a scenario from a mapping, a card
+    # override, a comparison, a run; its temporary folders gone when Python exits.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    script = (
+        "import gc, simsym.api as ss\n"
+        "base = ss.scenario({'extends': 'simsym:base', 'games': 200})\n"
+        "c = ss.compare(base, ss.scenario(base, cards={'Plato': '4I; IO'}))\n"
+        "print(c.changes, c.cards['name'].iloc[0])\n"
+        "r = ss.run(base, save_games=True)\n"
+        "print(len(r.games(long=True)), r.run_dir.exists())\n")
+    r = subprocess.run([str(venv / "bin" / "python"), "-c", script], cwd=work,
+                       env={**env, "TMPDIR": str(tmp)}, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["['Plato: 5I; IO → 4I; IO'] Plato", "800 True"]
+    # (the machine's locks stay: the compile lock, the output folders' locks)
+    left = [p.name for p in tmp.iterdir()
+            if not p.name.startswith(("simsym-compile-", "simsym-locks-"))]
+    assert left == [] and sorted(p.name for p in work.iterdir()) == ["bad.yaml", "reports",
+                                                                     "ws"]
     print(f"wheel build + venv {t1 - t0:.0f} s, best (cold search compile) {t2 - t1:.0f} s, "
           f"init/validate/run 200 games (cold game compile) {t3 - t2:.0f} s")
