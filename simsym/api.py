@@ -20,7 +20,7 @@ import pandas as pd
 from simsym.analysis.cards import card_strength
 from simsym.analysis.rundir import load_run
 from simsym.analysis.seats import compensation, seat_table, strategy_table
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 
 
 @dataclass
@@ -61,7 +61,7 @@ def run(scenario, games: int | None = None, seed: int | None = None, jobs: int =
     Without ``out`` the run directory is a temporary one."""
     from dataclasses import replace
 
-    from simsym.rules import rules_from_mapping
+    from simsym.model.rules import rules_from_mapping
     from simsym.run.job import run_scenario
 
     sc = load_scenario(scenario)

@@ -23,9 +23,9 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
     the same deals for every candidate, re-measure the best on held-out deals, confirm the
     winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv."""
     from simsym.run.lock import out_dir_lock
-    from simsym.scenario import load_scenario
-    from simsym.tune_report import run_tune
-    from simsym.tune_spec import parse_tune
+    from simsym.model.scenario import load_scenario
+    from simsym.studies.tune_report import run_tune
+    from simsym.studies.tune_spec import parse_tune
 
     full = load_scenario(spec_path)
     sc = full.judge(judge)
@@ -44,7 +44,7 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
     with out_dir_lock(out, "tune"):
         path = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
                         force=force, echo=echo, others=other_tables(full, sc, spec))
-        from simsym.report_inputs import record_inputs
+        from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
@@ -61,7 +61,7 @@ def other_tables(full, sc, spec) -> list:
     player (the budget's lookahead_games: the search is slow, so a few thousand games)."""
     from dataclasses import replace
 
-    from simsym.strategies import make_strategy
+    from simsym.model.strategies import make_strategy
 
     out = []
     if full.judges:

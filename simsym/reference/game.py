@@ -26,13 +26,13 @@ import numpy as np
 from simsym.errors import SimsymError
 from simsym.learned.features import kind_features
 from simsym.reference import lookahead
-from simsym.reference.custom import PlayerView, load_class
+from simsym.model.custom import PlayerView, load_class
 from simsym.reference.symposion import TYPES, best_play
 
 Event = tuple[int, int, int, int, int]  # (code, a, b, c, d), spec §7
 
 ALL_TYPES = TYPES  # ("intellectual", "social", "hedonistic"), the canonical type order
-SEARCHED = ("lookahead", "learned")  # as simsym.strategies.SEARCHED (spec 6.6, 6.7)
+SEARCHED = ("lookahead", "learned")  # as simsym.model.strategies.SEARCHED (spec 6.6, 6.7)
 
 # --- spec §7: event codes ------------------------------------------------------------------
 TURN, DRAW, RUN_END, DISCARD, TRADE, PLAY, PLAYCARD, JOIN, SCORE, END = range(1, 11)
@@ -304,7 +304,7 @@ class Game:
         # Strategies written as Python classes (family "python"), one instance a seat.
         self.custom = [make_custom(c) if c.family == "python" else None for c in self.cfg]
         # spec §6.7: a learned seat's model, and the cards' data its features read
-        from simsym.strategies import model_weights
+        from simsym.model.strategies import model_weights
 
         self.model = [model_weights(c) if c.family == "learned" else None for c in self.cfg]
         # and the model a lookahead seat's rollouts play under policy learned
@@ -601,7 +601,7 @@ class Game:
             return lookahead.accept(self, h, answer, giver, list(offer), w)
         return answer
 
-    # --- strategies written as Python classes (simsym.reference.custom) ----------------------
+    # --- strategies written as Python classes (simsym.model.custom) ----------------------
 
     def view(self, seat):
         """What seat may see: its own hand, the discard pile, the scores."""

@@ -252,7 +252,7 @@ def rollout_policy(cfgs, policy, searcher=None):
     """Each seat's configuration inside a rollout: greedy with default parameters, (learned)
     the searching seat's learned player, or (own) its own, a lookahead, learned or
     Python-class seat playing greedy with its common parameters."""
-    from simsym.strategies import greedy_twin, make_strategy, rollout_learner
+    from simsym.model.strategies import greedy_twin, make_strategy, rollout_learner
 
     if policy == "greedy":
         return [make_strategy("greedy")] * len(cfgs)

@@ -11,7 +11,7 @@ import math
 import pandas as pd
 
 from simsym.report.data import ReportData
-from simsym.rules import RuleOptions
+from simsym.model.rules import RuleOptions
 
 UP, DOWN = "▲", "▼"
 TOP_CARDS = 3  # cards named in the verdict on each side
