@@ -19,10 +19,11 @@ import pytest
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
 from simsym.reference import game as G
+from simsym.reference import hands as H
 from simsym.reference.game import (DISCARD, DRAW, END, JOIN, PLAY, PLAYCARD, RUN_END, SCORE,
-                                   TRADE, TURN, Game, Stream, brute_force_oracle, game_stream,
-                                   keep_values, mix64, play_game, render_events, seating,
-                                   seating_stream)
+                                   TRADE, TURN, Game, play_game, render_events, seating)
+from simsym.reference.hands import brute_force_oracle, keep_values
+from simsym.reference.rng import Stream, game_stream, mix64, seating_stream
 from simsym.reference.symposion import best_play
 from simsym.model.rules import RuleOptions
 from simsym.model.scenario import BASE_SCENARIO, load_scenario
@@ -648,7 +649,7 @@ def test_joins_follow_the_andron_rule():
                     hs = sorted(in_play)
                     now = search(hs, (t,), tuple(range(len(hs))))
                     w = sorted(in_play + [c])
-                    req = G._positions_of(tuple(w), hs)
+                    req = H._positions_of(tuple(w), hs)
                     with_c = search(w, (t,), tuple(req))
                     should = (with_c[1] is not None and len(with_c[2]) == len(hs) + 1
                               and with_c[0] > now[0])
