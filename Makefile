@@ -59,7 +59,8 @@ serve: $(STAMP)
 
 # The workbench screenshots of docs/workbench.md, taken by its browser test.
 screenshots: $(STAMP)
-	SIMSYM_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/product/test_workbench_e2e.py -k browser
+	SIMSYM_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/product/test_workbench_e2e.py \
+	  -k browser
 
 docs: $(STAMP)
 	$(BIN)/simsym options --markdown > docs/rule-options.md

@@ -1,10 +1,11 @@
 """The workbench's simulation jobs: one at a time, in a worker process the server owns.
 
 The worker (started with ``spawn``: the server has threads, and a forked copy of them is
-unsafe) runs the sequential test of :mod:`simsym.studies.sequential` and reports each look to the
-server through a queue: games played, the test's state, and the seat and card differences
-with their paired intervals over the blocks played so far (:func:`simsym.studies.compare.comparison_of`
-on the blocks, so the numbers are `simsym compare`'s). At the end it also renders the plots.
+unsafe) runs the sequential test of :mod:`simsym.studies.sequential` and reports each look to
+the server through a queue: games played, the test's state, and the seat and card differences
+with their paired intervals over the blocks played so far
+(:func:`simsym.studies.compare.comparison_of` on the blocks, so the numbers are `simsym
+compare`'s). At the end it also renders the plots.
 
 Cancel ends the worker process (SIGTERM; its own pool, if any, dies with it) and starts a
 fresh one. A worker that dies or raises turns the job into an error the page shows; the

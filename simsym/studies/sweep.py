@@ -9,7 +9,8 @@ In a scenario::
       values: ["3I; IO", "4I; IO", "5I; IO", "6I; IO"]
 
 or ``strategies: [greedy, {family: patient, threshold: 15}]``: mirror tables, side by side
-(simsym.studies.table_sweep). The scenario loader checks the `sweep:` mapping (simsym.model.scenario).
+(simsym.studies.table_sweep). The scenario loader checks the `sweep:` mapping
+(simsym.model.scenario).
 """
 
 from __future__ import annotations

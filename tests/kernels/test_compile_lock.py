@@ -92,7 +92,8 @@ def test_one_lock_per_cache_and_compile_settings(tmp_path):
 
     def path(**env):
         e = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-        r = subprocess.run([sys.executable, "-c", "from simsym.engine.compiled import compile_lock_path;"
+        r = subprocess.run([sys.executable, "-c",
+                            "from simsym.engine.compiled import compile_lock_path;"
                             " print(compile_lock_path())"], env={**e, **env},
                            capture_output=True, text=True, check=True)
         return r.stdout.strip()

@@ -31,7 +31,8 @@ from simsym.model.scenario import REPO_ROOT, load_scenario
 SCENARIOS = REPO_ROOT / "scenarios"
 # run.json fields that say when, how fast and on what machine a run ran, not what it found
 # (jobs defaults to the machine's cores, the chunk size follows it; results do not depend
-# on either: tests/product/test_cli_run.py). Everything else of reports/base/ must match byte for byte.
+# on either: tests/product/test_cli_run.py). Everything else of reports/base/ must match byte
+# for byte.
 RUN_CIRCUMSTANCES = ("wall_seconds", "games_per_second", "started", "jobs", "chunk_size",
                      "machine", "versions")
 
