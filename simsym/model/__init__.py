@@ -1,2 +1,2 @@
-"""What a game is: scenario files, cards, rule options, strategies, and the
-errors they report. Imports nothing above simsym.core."""
+"""What a game is: scenario files, cards, rule options and strategies (with the base class of
+those written in Python). Imports only simsym.core, simsym.learned and simsym.errors."""

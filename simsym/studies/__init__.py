@@ -1,2 +1,2 @@
-"""Studies built on runs: paired comparisons, sweeps, ladders, tunes, the
-learned player's training, and the pages that report them."""
+"""Studies of many runs judged together: paired comparisons, sequential tests, sweeps, the
+ladder, tunes, the learned player's training, and the pages that report them."""
