@@ -41,8 +41,8 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, j
     import os
     import tempfile
 
-    from simsym.run.cache import ENV
     from simsym.model.scenario import BASE_SCENARIO
+    from simsym.run.cache import ENV
 
     # Every variant is compared with the same base on the same deals: with a chunk cache
     # (simsym/run/cache.py) the base's blocks are played once, not once per variant. The

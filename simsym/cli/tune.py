@@ -22,8 +22,8 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
     """Search the `tune:` block of SPEC (knobs, targets, budget; docs/designer-guide.md) on
     the same deals for every candidate, re-measure the best on held-out deals, confirm the
     winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv."""
-    from simsym.run.lock import out_dir_lock
     from simsym.model.scenario import load_scenario
+    from simsym.run.lock import out_dir_lock
     from simsym.studies.tune_report import run_tune
     from simsym.studies.tune_spec import parse_tune
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from simsym.model.cards.encode import encode_cards
-from simsym.model.cards.model import CardSet
 from simsym.core import enums as E
 from simsym.core.search_nb import best_symposion_nb
 from simsym.errors import SimsymError
+from simsym.model.cards.encode import encode_cards
+from simsym.model.cards.model import CardSet
 from simsym.model.rules import RuleOptions, encode_rules
 
 TYPES = E.TYPE_NAMES

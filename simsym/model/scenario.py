@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model import packaged
 from simsym.model.cards.loader import apply_overrides, load_card_file
 from simsym.model.cards.model import CardSet
-from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.rules import RuleOptions, rules_from_mapping
 from simsym.model.strategies import BUILT_IN, FAMILIES, StrategyConfig, make_strategy
 from simsym.model.yamlio import LineDict, line_of, line_of_item, load_yaml_file

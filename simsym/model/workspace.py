@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from simsym.model import packaged
 from simsym.errors import SimsymError
+from simsym.model import packaged
 
 SCENARIO = "game.yaml"
 

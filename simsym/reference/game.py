@@ -26,8 +26,16 @@ from simsym.errors import SimsymError
 from simsym.learned.features import kind_features
 from simsym.model.custom import PlayerView, load_class
 from simsym.reference import lookahead
-from simsym.reference.hands import (ALL_TYPES, NONE, Best, _positions_of, brute_force_oracle,
-                                    discard_order, keep_values, multiset_minus)
+from simsym.reference.hands import (
+    ALL_TYPES,
+    NONE,
+    Best,
+    _positions_of,
+    brute_force_oracle,
+    discard_order,
+    keep_values,
+    multiset_minus,
+)
 from simsym.reference.rng import game_stream, seating_stream
 
 Event = tuple[int, int, int, int, int]  # (code, a, b, c, d), spec §7

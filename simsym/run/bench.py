@@ -8,12 +8,12 @@ import time
 import numpy as np
 from numba import njit
 
-from simsym.model.cards.encode import encode_cards
 from simsym.core import enums as E
 from simsym.core import game_nb as G
 from simsym.core.search_nb import best_symposion_nb, best_symposion_ws, workspace_size
-from simsym.model.rules import encode_rules
 from simsym.engine.search import Searcher
+from simsym.model.cards.encode import encode_cards
+from simsym.model.rules import encode_rules
 
 
 @njit  # not cached on purpose: see below
@@ -150,8 +150,8 @@ def learned_figures(scenario, games: int = 1000, lookahead_games: int = 8) -> di
     the seconds a game of a lookahead-32 mirror table takes, for the cost ratio."""
     from dataclasses import replace
 
-    from simsym.run.executor import run_games
     from simsym.model.strategies import make_strategy
+    from simsym.run.executor import run_games
 
     seed = scenario.seed
     learned = replace(scenario, strategies=[make_strategy("learned")], seating="mirror")

@@ -178,8 +178,8 @@ def _warm_table(scenario) -> str:
         from simsym.engine.compiled import run_chunk, setup_for
 
         run_chunk(setup_for(scenario), 0, 1)
-        import simsym.studies.compare  # noqa: F401
         import simsym.run.executor  # noqa: F401
+        import simsym.studies.compare  # noqa: F401
         import simsym.studies.sequential  # noqa: F401
         return ""
     except Exception as e:  # noqa: BLE001 - reported to the page as the table's state
@@ -245,8 +245,8 @@ def plots(c, trace, metric: str, delta: float) -> dict:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from simsym.studies.compare import card_figure, seat_figure
     from simsym.report.plots import DPI
+    from simsym.studies.compare import card_figure, seat_figure
 
     fig, ax = plt.subplots(figsize=(7, 3.2))
     g = [t[0] for t in trace]

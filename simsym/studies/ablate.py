@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simsym.model.cards.model import CardSet
 from simsym.core import enums as E
 from simsym.errors import SimsymError
-from simsym.studies.paired import paired, run_batched
+from simsym.model.cards.model import CardSet
 from simsym.run.output import atomic_write_text
+from simsym.studies.paired import paired, run_batched
 
 
 def _mean_score(run, batch):

@@ -44,9 +44,9 @@ import numpy as np
 
 from simsym.core import enums as E
 from simsym.errors import InputError, SimsymError
-from simsym.run.aggregate import win_units
 from simsym.model.scenario import file_of
 from simsym.model.yamlio import line_of
+from simsym.run.aggregate import win_units
 
 SALT = 0x1ADDE5  # keeps the rating order and the bootstrap apart from the game streams
 BOOTSTRAP = 1000

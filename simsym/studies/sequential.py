@@ -290,8 +290,8 @@ VERDICTS = {
 def batched(sc, blocks: list, seed: int):
     """The blocks of one side of a Look as a ``simsym.studies.paired.BatchedRun`` (its paired tables
     then use one batch a block)."""
-    from simsym.studies.paired import BatchedRun
     from simsym.run.aggregate import merge
+    from simsym.studies.paired import BatchedRun
 
     totals = None
     for r in blocks:

@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simsym.errors import InputError, SimsymError
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
-from simsym.errors import InputError, SimsymError
-from simsym.studies.paired import card_metric, interval, paired, run_batched, seat_metric
 from simsym.model.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
+from simsym.studies.paired import card_metric, interval, paired, run_batched, seat_metric
 
 
 def sweep_spec(scenario, card=None, rule=None, players=None, values=None):

@@ -42,9 +42,9 @@ import pandas as pd
 from scipy import stats as sps
 
 from simsym.analysis.cards import card_averages, card_strength, iwd_verdicts, pooled_counts
-from simsym.studies.paired import card_metric, card_metrics, diff_frame, paired, seat_metrics
 from simsym.run.output import atomic_write_text
 from simsym.run.summary import _r, build_summary, card_table
+from simsym.studies.paired import card_metric, card_metrics, diff_frame, paired, seat_metrics
 from simsym.studies.sweep import run_sweep
 
 RESAMPLES = 2000  # bootstrap resamples of the blocks of deals

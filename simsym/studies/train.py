@@ -205,8 +205,8 @@ def _save_npz(path: Path, **arrays):
 def strength(sc, model_file: Path, games: int, seed: int, jobs: int) -> dict:
     """The learned seat's win share against P - 1 greedy seats (rotate seating)."""
     from simsym.analysis.stats import wilson
-    from simsym.run.executor import run_games
     from simsym.model.strategies import make_strategy
+    from simsym.run.executor import run_games
 
     games -= games % sc.players
     if games <= 0:

@@ -32,9 +32,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
-from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.rules import RuleOptions, rules_from_mapping
 from simsym.model.scenario import file_of
 from simsym.model.yamlio import line_of

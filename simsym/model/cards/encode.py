@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simsym.model.cards.model import CardSet
-from simsym.model.cards.notation import MAX_OPTION_POINTS, option_points
 from simsym.core import enums as E
 from simsym.errors import InputError
+from simsym.model.cards.model import CardSet
+from simsym.model.cards.notation import MAX_OPTION_POINTS, option_points
 
 
 def encode_cards(cards: CardSet) -> np.ndarray:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.cards.model import Card, CardSet
 from simsym.model.cards.notation import parse_notation
-from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.yamlio import line_of, load_yaml_file
 
 MAX_COPIES = 1000

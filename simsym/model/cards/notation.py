@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from simsym.model.cards.model import Card, Option
 from simsym.errors import InputError
+from simsym.model.cards.model import Card, Option
 
 MAX_OPTIONS = 4  # alternatives joined by "or"; the kernels' card table has room for this many
 MAX_POINTS = 20  # per term; keeps every sum a kernel forms small and exact
