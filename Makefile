@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/base.yaml
 # The flags reports/base/ was made with, used by `make run` and `make report` alike, so that
 # either regenerates the committed report unchanged but for run.json's timings
-# (tests/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
+# (tests/product/test_install.py). Outputs go to ./reports/<name>/ of the directory make runs in.
 BASE_FLAGS := --verify-compensation
 
 .PHONY: run test test-quick bench profile count report lint format docs golden clean setup screenshots serve model
@@ -59,7 +59,8 @@ serve: $(STAMP)
 
 # The workbench screenshots of docs/workbench.md, taken by its browser test.
 screenshots: $(STAMP)
-	SIMSYM_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/test_workbench_e2e.py -k browser
+	SIMSYM_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/product/test_workbench_e2e.py \
+	  -k browser
 
 docs: $(STAMP)
 	$(BIN)/simsym options --markdown > docs/rule-options.md
@@ -68,12 +69,12 @@ clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# The move-by-move logs of a few fixed-seed games, diffed by tests/test_golden.py.
+# The move-by-move logs of a few fixed-seed games, diffed by tests/engines/test_golden.py.
 GOLDEN := base:0 base:1 mixed-rotate:0 mixed-rotate:1 mixed-rotate:2 mixed-rotate:3 players-2:5 no-trading:3
 golden: $(STAMP)
 	@for spec in $(GOLDEN); do sc=$${spec%%:*}; g=$${spec##*:}; \
-	  $(BIN)/simsym log scenarios/$$sc.yaml --game $$g > tests/golden/$$sc-game$$g.txt; \
-	  echo "tests/golden/$$sc-game$$g.txt"; done
+	  $(BIN)/simsym log scenarios/$$sc.yaml --game $$g > tests/engines/golden/$$sc-game$$g.txt; \
+	  echo "tests/engines/golden/$$sc-game$$g.txt"; done
 
 # Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
 # (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`
@@ -81,7 +82,7 @@ golden: $(STAMP)
 # in the reference engine with the compiled search). REPORTS picks the scenario files.
 # Played chunks are cached in .cache/chunks (simsym/run/cache.py): base-lookahead runs in
 # blocks of 500 games, the strength sweep's, so the sweep's lookahead table reuses its games.
-# Each command ends by writing inputs.json beside its report (simsym/report_inputs.py: the
+# Each command ends by writing inputs.json beside its report (simsym/cli/report_inputs.py: the
 # scenario's files, the flags, the game code's hash).
 REPORT_FLAGS ?= -q --force
 REPORTS ?= scenarios/*.yaml
@@ -115,7 +116,7 @@ report: $(STAMP)
 # regenerates every one). PLAN=1 prints instead the balance workflow's jobs (OLD=DIR: the
 # base branch's checkout, for the scenarios a pull request changed) and the code hash.
 .PHONY: report-changed
-report_inputs = $(BIN)/python -m simsym.report_inputs \
+report_inputs = $(BIN)/python -m simsym.cli.report_inputs \
 	$(if $(PLAN),plan $(if $(OLD),--old $(OLD)),run $(BIN)/simsym)
 report-changed: export SIMSYM_CACHE = $(CURDIR)/.cache/chunks
 report-changed: $(STAMP)

@@ -2,7 +2,7 @@
 
 The base scenario, its card file and the example scenarios have one copy, the checkout's
 ``scenarios/`` (the tests, the Makefile and the docs use it there). Here that folder is mapped
-into the wheel as the package data ``simsym/data/``, which ``simsym.packaged`` reads through
+into the wheel as the package data ``simsym/data/``, which ``simsym.model.packaged`` reads through
 importlib.resources (``extends: simsym:base``). The docs (``docs/*.md``, the rules text) ship the
 same way as ``simsym.docs``, which ``simsym options --rulings`` reads. Every other setting is
 in pyproject.toml.

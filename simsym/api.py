@@ -32,12 +32,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from simsym import packaged
 from simsym.analysis.cards import card_strength
 from simsym.analysis.rundir import load_run
 from simsym.analysis.seats import compensation, seat_table, strategy_table
 from simsym.errors import InputError, InputErrors, SimsymError
-from simsym.scenario import Scenario, load_scenario
+from simsym.model import packaged
+from simsym.model.scenario import Scenario, load_scenario
 
 MAPPING = "<scenario mapping>"  # how errors name a scenario given as a mapping
 _scratch: Path | None = None
@@ -236,7 +236,7 @@ class CompareResult:
     differences (fractions; ``diff`` B - A with its 95% interval ``lo``..``hi``); ``changes``
     what B changes; ``verdict`` the report's verdict in words."""
 
-    comparison: object  # simsym.compare.Comparison
+    comparison: object  # simsym.studies.compare.Comparison
 
     @property
     def seats(self) -> pd.DataFrame:
@@ -249,7 +249,7 @@ class CompareResult:
     @property
     def cards(self) -> pd.DataFrame:
         """Every card's GIH win rate, IWD and play rate change; the changed cards first."""
-        from simsym.compare import changed_first
+        from simsym.studies.compare import changed_first
 
         c = self.comparison
         order = list(changed_first(c)["name"])
@@ -260,20 +260,20 @@ class CompareResult:
 
     @property
     def changes(self) -> list[str]:
-        from simsym.compare import plain_changes
+        from simsym.studies.compare import plain_changes
 
         return plain_changes(self.comparison)
 
     @property
     def verdict(self) -> list[str]:
-        from simsym.compare import verdict
+        from simsym.studies.compare import verdict
 
         return [line.removeprefix("- ").replace("**", "") for line in
                 verdict(self.comparison, [])]
 
     def report(self, out) -> Path:
         """Write compare.md, its plots and CSVs into ``out``; returns compare.md's path."""
-        from simsym.compare import write_report
+        from simsym.studies.compare import write_report
 
         return write_report(self.comparison, Path(out), [])
 
@@ -298,7 +298,7 @@ def compare(a, b, games: int | None = None, seed: int | None = None, jobs: int =
     """A and B (files, ``simsym:NAME``, Scenarios, mappings or run directories) on the same
     seed and game indices, as `simsym compare` plays them: A's games and seed unless
     given."""
-    from simsym.compare import compare as run_compare
+    from simsym.studies.compare import compare as run_compare
 
     def side(x):
         return x if isinstance(x, (str, Path)) and Path(x).is_dir() else scenario(x)
@@ -324,10 +324,10 @@ class SweepResult:
     def report(self, out) -> Path:
         """Write sweep.md, its plot and CSVs into ``out``; returns sweep.md's path."""
         if self.kind == "strategies":
-            from simsym.table_sweep import write_tables
+            from simsym.studies.table_sweep import write_tables
 
             return write_tables(self._tables, Path(out))
-        from simsym.sweep import write_sweep
+        from simsym.studies.sweep import write_sweep
 
         return write_sweep(self.table, self.scenario, self.kind, self.target, self.games,
                            self.seed, Path(out))
@@ -353,14 +353,14 @@ def sweep(source=None, *, card: str | None = None, rule: str | None = None,
     """Play the scenario once per value on the same deals, as `simsym sweep` does: a card's
     notation (``card=``, ``values=``), a rule option (``rule=``, ``values=``), the player
     count (``players=[2, 3, 4]``), or the scenario's own `sweep:`."""
-    from simsym.sweep import long_table, run_sweep, sweep_spec
+    from simsym.studies.sweep import long_table, run_sweep, sweep_spec
 
     sc = scenario(source).judge(judge)
     kind, target, vals = sweep_spec(sc, card, rule, players, values)
     games = games or sc.games
     seed = sc.seed if seed is None else seed
     if kind == "strategies":
-        from simsym.table_sweep import run_tables
+        from simsym.studies.table_sweep import run_tables
 
         res = run_tables(sc, vals, games, seed, jobs)
         return SweepResult(sc, kind, "strategies", games, seed, res.rows, None, res)

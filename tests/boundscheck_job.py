@@ -1,4 +1,4 @@
-"""The bounds-checked runs of tests/test_boundscheck.py as a background job.
+"""The bounds-checked runs of tests/kernels/test_boundscheck.py as a background job.
 
 Compiling every kernel again with NUMBA_BOUNDSCHECK=1 takes over three minutes on a fresh
 clone (its cache of its own is empty there), almost all on one core. conftest.py starts the

@@ -1,6 +1,6 @@
 import pytest
 
-from simsym.scenario import BASE_SCENARIO, load_scenario
+from simsym.model.scenario import BASE_SCENARIO, load_scenario
 
 
 @pytest.fixture(scope="session")
@@ -23,7 +23,7 @@ def cards(base):
 @pytest.fixture(scope="session", autouse=True)
 def warm_numba(base):
     """Compile (or load from cache) the kernels once, before any test is timed or run."""
-    from simsym.search import Searcher
+    from simsym.engine.search import Searcher
 
     Searcher(base.cards, base.rules).best([0, 1, 2])
     return True

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx2 as httpx
 import yaml
 
-from simsym.scenario import REPO_ROOT
+from simsym.model.scenario import REPO_ROOT
 
 
 KRATER = 2  # Krater's row in the base deck ("1W, Container")

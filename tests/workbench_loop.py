@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 from simsym.serve.variant import base_fields
 from tests.serving import scenarios_copy, serving
 

@@ -79,7 +79,7 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
     scores, or the number of games played."""
     import numpy as np
 
-    from simsym.scenario import BASE_SCENARIO, load_scenario
+    from simsym.model.scenario import BASE_SCENARIO, load_scenario
 
     scenario = load_scenario(BASE_SCENARIO)
 
@@ -91,11 +91,11 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
     if what == "search":
         from numba import njit
 
-        from simsym.bench import deck_hands
-        from simsym.cards.encode import encode_cards
+        from simsym.run.bench import deck_hands
+        from simsym.model.cards.encode import encode_cards
         from simsym.core import enums as E
         from simsym.core.search_nb import best_play_ws, best_symposion_ws, workspace_size
-        from simsym.rules import encode_rules
+        from simsym.model.rules import encode_rules
 
         entry = best_play_ws if play else best_symposion_ws
 
@@ -120,7 +120,7 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
         s = loop(hands, 9, table, rules, reps, res, ws, tm)
         switch("off")
         return int(s)
-    from simsym.engine import run_chunk, setup_for
+    from simsym.engine.compiled import run_chunk, setup_for
 
     setup = setup_for(scenario)
     run_chunk(setup, 0, 10)

@@ -175,8 +175,8 @@ def annotate(name: str, meta, code_path: str, samples: Counter, width: int, top:
 
 
 def child(scenario_path: str, games: int, names_file: str) -> None:
-    from simsym.engine import run_chunk, setup_for
-    from simsym.scenario import load_scenario
+    from simsym.engine.compiled import run_chunk, setup_for
+    from simsym.model.scenario import load_scenario
 
     setup = setup_for(load_scenario(scenario_path))
     print("compiling the kernels afresh (about a minute) ...", file=sys.stderr, flush=True)

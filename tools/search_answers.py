@@ -6,7 +6,7 @@ can be compared answer by answer (a change to the search must not move one).
     .venv/bin/python tools/search_answers.py compare /tmp/old.npy /tmp/new.npy
 
 The cases, all from one seeded stream: the base deck and random decks (the shapes of
-tests/test_search_random_decks.py, some kinds alike, some with copies), seven rule variants,
+tests/kernels/test_search_random_decks.py, some kinds alike, some with copies), seven rule variants,
 hands of 1 to 14 cards (sorted or not), type masks, required cards and floors. Each case
 keeps every mode's answer: the full result (``best_symposion_ws``), the full result above a
 floor (``best_symposion_hint_ws``), the play (``best_play_ws``) and the score above a floor
@@ -48,13 +48,13 @@ PLAY_FIELDS = [E.RES_SCORE, E.RES_TYPE, E.RES_MASK, E.RES_NCARDS]  # best_play_w
 def answers(cases, seed=7):
     """An int64 array, a row per case: the score best_score_above_ws returns, then the result
     rows of the four calls (full, full above the floor, play, score above the floor)."""
-    from simsym.cards.encode import encode_cards
+    from simsym.model.cards.encode import encode_cards
     from simsym.core.search_nb import (best_play_ws, best_score_above_ws,
                                        best_symposion_hint_ws, best_symposion_ws,
                                        workspace_size)
-    from simsym.rules import RuleOptions, encode_rules
-    from simsym.scenario import load_scenario
-    from tests.test_search_random_decks import _deck
+    from simsym.model.rules import RuleOptions, encode_rules
+    from simsym.model.scenario import load_scenario
+    from tests.kernels.test_search_random_decks import _deck
 
     decks = [load_scenario(ROOT / "scenarios" / "base.yaml").cards]
     decks += [_deck(s) for s in range(RANDOM_DECKS)]

@@ -40,7 +40,7 @@ CHILD = "--child"
 
 def measure(rounds: int, games: int, stride: int) -> dict:
     """The figures of the tree whose simsym this process imports (the child's work). The
-    per-hand median repeats simsym.bench.search_figures' loop rather than calling it: that
+    per-hand median repeats simsym.run.bench.search_figures' loop rather than calling it: that
     function also times the reference engine (seconds a round), and this one has to run on
     older trees too, so it uses only what every tree's bench has had (_repeat_search_nb,
     deck_hands)."""
@@ -48,13 +48,21 @@ def measure(rounds: int, games: int, stride: int) -> dict:
 
     import numpy as np
 
-    from simsym import engine
-    from simsym.bench import _repeat_search_nb, deck_hands
-    from simsym.cards.encode import encode_cards
     from simsym.core import enums as E
     from simsym.core.search_nb import workspace_size
-    from simsym.rules import encode_rules
-    from simsym.scenario import REPO_ROOT, load_scenario
+
+    try:  # the package in layers (model/, engine/, ...)
+        from simsym.engine import compiled as engine
+        from simsym.model.cards.encode import encode_cards
+        from simsym.model.rules import encode_rules
+        from simsym.model.scenario import REPO_ROOT, load_scenario
+        from simsym.run.bench import _repeat_search_nb, deck_hands
+    except ImportError:  # an older tree
+        from simsym import engine  # the layout before the layers
+        from simsym.bench import _repeat_search_nb, deck_hands  # the layout before the layers
+        from simsym.cards.encode import encode_cards  # the layout before the layers
+        from simsym.rules import encode_rules  # the layout before the layers
+        from simsym.scenario import REPO_ROOT, load_scenario  # the layout before the layers
 
     sc = load_scenario(REPO_ROOT / "scenarios" / "base.yaml")
     table = encode_cards(sc.cards)

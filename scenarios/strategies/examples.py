@@ -1,6 +1,6 @@
 """Example strategies written as Python classes (run with `simsym run --engine python`)."""
 
-from simsym.reference.custom import Strategy
+from simsym.model.custom import Strategy
 
 
 class Hoarder(Strategy):

@@ -25,8 +25,8 @@ def census_games(scenario) -> int:
 
 
 def census(scenario, games: int = CENSUS_GAMES) -> dict:
-    from simsym.engine import logged_games, setup_for
-    from simsym.search import Searcher
+    from simsym.engine.compiled import logged_games, setup_for
+    from simsym.engine.search import Searcher
 
     setup = setup_for(scenario)
     searcher = Searcher(scenario.cards, scenario.rules)

@@ -9,7 +9,7 @@ import click
 
 from simsym.cli.common import (games_option, jobs_option, judge_option, out_dir, out_option,
                                quiet_option, seed_option)
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 
 
 @click.command("ablate")
@@ -26,8 +26,8 @@ from simsym.scenario import load_scenario
 def ablate(scenario_path, names, games, seed, jobs, out, judge, quiet):
     """Replay the same seeds with each card removed; the change in mean score, length, seat
     gap and strategies' win shares, with paired intervals."""
-    from simsym.ablate import ablate as run_ablation
-    from simsym.ablate import write_ablation
+    from simsym.studies.ablate import ablate as run_ablation
+    from simsym.studies.ablate import write_ablation
     from simsym.run.progress import Progress
 
     sc = load_scenario(scenario_path).judge(judge)

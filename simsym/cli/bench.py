@@ -61,11 +61,11 @@ def headline(figs: dict) -> dict:
 def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with_compile,
           as_json):
     """Measure the search and the engines: numba vs reference, scaling, compile, memory."""
-    from simsym.bench import (
+    from simsym.run.bench import (
         compile_figures, game_figures, learned_figures, million_figures, rollout_figures,
         search_figures,
     )
-    from simsym.scenario import BASE_SCENARIO
+    from simsym.model.scenario import BASE_SCENARIO
 
     scenario = scenario_or_base(scenario_path).judge("fast")  # a judged one: the engine's table
     quiet = as_json

@@ -9,8 +9,8 @@ import click
 
 from simsym.cli.common import scenario_option, scenario_or_base
 from simsym.core.enums import MAX_HAND, TYPE_NAMES
+from simsym.engine.search import Searcher
 from simsym.errors import InputError
-from simsym.search import Searcher
 
 
 def parse_hand(text: str, cards, file: str | None = None, line: int | None = None) -> list[int]:

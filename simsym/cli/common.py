@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simsym.scenario import BASE_SCENARIO, load_scenario
+from simsym.model.scenario import BASE_SCENARIO, load_scenario
 
 scenario_option = click.option(
     "--scenario", "scenario_path", type=click.Path(dir_okay=False), default=None,

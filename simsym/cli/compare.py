@@ -9,7 +9,7 @@ import click
 
 from simsym.cli.common import (MAX_GAMES, games_option, jobs_option, json_option, judge_option,
                                out_dir, out_option, quiet_option, seed_option)
-from simsym.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
+from simsym.studies.compare import FAIL_METRICS, check_fail_on, compare, parse_fail_on, write_report
 from simsym.errors import SimsymError
 
 EXIT_FAILED = 3
@@ -56,7 +56,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     sequential probability ratio test decides (fishtest's GSPRT on the paired block
     differences of --metric), and compare.md says first how many games it took."""
     rules = parse_fail_on(fail_on)
-    from simsym.compare import resolve
+    from simsym.studies.compare import resolve
     from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
 
@@ -65,7 +65,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     out = out_dir(out, f"compare-{a_sc.name}-vs-{b_sc.name}")
     jobs = jobs or os.cpu_count() or 1
     if until_decided:
-        from simsym.sequential import SPRT, parse_delta, parse_metric
+        from simsym.studies.sequential import SPRT, parse_delta, parse_metric
 
         test = SPRT(parse_delta(delta), alpha, beta)
         m = parse_metric(metric, a_sc, b_sc)
@@ -79,7 +79,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     with out_dir_lock(out, "compare"):
         try:
             if until_decided:
-                from simsym.sequential import compare_until_decided
+                from simsym.studies.sequential import compare_until_decided
 
                 c, _ = compare_until_decided(a_sc, b_sc, m, test, seed=a_seed if seed is None
                                              else seed, block=block, max_games=cap,
@@ -92,11 +92,11 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
         failed = check_fail_on(c, rules)
         path = write_report(c, out, failed)
     if as_json:
-        from simsym.compare import verdict_json
+        from simsym.studies.compare import verdict_json
 
         click.echo(verdict_json(c, failed, path))
     elif not quiet:
-        from simsym.compare import plain_changes
+        from simsym.studies.compare import plain_changes
 
         click.echo("changed: " + ("; ".join(plain_changes(c)) or "nothing"))
         for line in c.sequential or ():

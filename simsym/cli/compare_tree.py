@@ -11,7 +11,7 @@ import click
 from simsym.cli.common import (games_option, jobs_option, judge_option, out_dir, out_option,
                                quiet_option, seed_option)
 from simsym.cli.compare import fail_on_option, report_failures
-from simsym.compare import parse_fail_on
+from simsym.studies.compare import parse_fail_on
 
 
 @click.command("compare-tree")
@@ -39,8 +39,8 @@ def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, judge, only, qui
     git worktree add /tmp/base origin/main
     simsym compare-tree /tmp/base --games 20000 --fail-on "seat-gap-change>5pp"
     """
-    from simsym.compare import resolve
-    from simsym.compare_tree import compare_tree, scenario_pairs
+    from simsym.studies.compare import resolve
+    from simsym.studies.compare_tree import compare_tree, scenario_pairs
     from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
 

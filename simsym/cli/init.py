@@ -1,4 +1,4 @@
-"""`simsym init DIR`: a starter workspace (simsym/workspace.py)."""
+"""`simsym init DIR`: a starter workspace (simsym/model/workspace.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import click
 def init(directory, force):
     """Write a starter workspace into DIR: a scenario extending the packaged base game, an
     editable copy of the card file it plays, and a README on what to run next."""
-    from simsym.workspace import SCENARIO, write_workspace
+    from simsym.model.workspace import SCENARIO, write_workspace
 
     for path in write_workspace(directory, force=force):
         click.echo(f"wrote {path}")

@@ -10,7 +10,7 @@ import click
 
 from simsym.cli.common import (games_option, jobs_option, out_dir, out_option, quiet_option,
                                seed_option)
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 
 
 @click.command("ladder")
@@ -33,8 +33,8 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
     ladder-run.json."""
     from importlib.metadata import version
 
-    from simsym.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate
-    from simsym.report.ladder import write_ladder
+    from simsym.studies.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate
+    from simsym.studies.ladder_report import write_ladder
     from simsym.run.progress import Progress
     from simsym.run.output import prepare_out_dir
 
@@ -78,7 +78,7 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
         "games_per_second": round(total / (t1 - t0), 1) if t1 > t0 else None,
         "versions": {name: version(name) for name in ("simsym", "openskill", "choix")},
     })
-    from simsym.report_inputs import record_inputs
+    from simsym.cli.report_inputs import record_inputs
 
     record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 
 
 def game_log(scenario, g: int, engine: str = "numba") -> str:
     from simsym.reference.game import render_events
 
     if engine == "numba":
-        from simsym.engine import play_logged, setup_for
+        from simsym.engine.compiled import play_logged, setup_for
 
         events, _, _ = play_logged(setup_for(scenario), g)
         events = [tuple(int(x) for x in e) for e in events]

@@ -99,7 +99,7 @@ def main(ctx, debug):
 
 # Each command's module, imported only when that command runs (click's lazy group): `simsym
 # validate` loads no pandas, scipy.stats, optuna or FastAPI, and `simsym --help` lists the
-# commands from the sentences here (tests/test_docs.py keeps each the command's own).
+# commands from the sentences here (tests/product/test_docs.py keeps each the command's own).
 COMMANDS = {  # name: (module, attribute, the first sentence of its help)
     "ablate": ("simsym.cli.ablate", "ablate",
                "Replay the same seeds with each card removed; the change in mean score, length,"

@@ -19,11 +19,11 @@ def options(markdown, rulings):
     """List the rule options a scenario's `rules:` may set. The column `ruling` numbers the
     rulings of `simsym options --rulings`."""
     if rulings:
-        from simsym.packaged import doc_text
+        from simsym.model.packaged import doc_text
 
         click.echo(doc_text("rulings.md"), nl=False)
         return
-    from simsym.rules import options_markdown
+    from simsym.model.rules import options_markdown
 
     text = options_markdown()
     if markdown:

@@ -11,7 +11,7 @@ import click
 from simsym.cli.common import (games_option, jobs_option, json_option, out_dir, out_option,
                                quiet_option, seed_option)
 from simsym.run.executor import ENGINES
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 
 
 @click.command("run")
@@ -78,7 +78,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         click.echo(f"{scenario.name}: {games:,} games, {scenario.players} players, seed {seed}, "
                    f"{engine} engine, {where}" + (", resuming" if resume else ""), err=True)
     if engine == "numba":
-        from simsym.engine import setup_for
+        from simsym.engine.compiled import setup_for
 
         setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
     if scenario.judges and judge == "both":
@@ -98,7 +98,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                                report_follows=report)
         _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
                    report, quiet)
-        from simsym.report_inputs import record_inputs
+        from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if as_json:
@@ -154,7 +154,7 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
             from simsym.report.build import build_report
 
             build_report(out)  # and the fast table's, in FAST_DIR
-        from simsym.report_inputs import record_inputs
+        from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:

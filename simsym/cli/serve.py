@@ -41,8 +41,8 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, j
     import os
     import tempfile
 
+    from simsym.model.scenario import BASE_SCENARIO
     from simsym.run.cache import ENV
-    from simsym.scenario import BASE_SCENARIO
 
     # Every variant is compared with the same base on the same deals: with a chunk cache
     # (simsym/run/cache.py) the base's blocks are played once, not once per variant. The
@@ -63,7 +63,7 @@ def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, j
 def _serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, judge="strong"):
     import uvicorn
 
-    from simsym.scenario import table_words
+    from simsym.model.scenario import table_words
     from simsym.serve.app import create_app
 
     app = create_app(scenario, scenarios_dir=scenarios_dir,

@@ -10,7 +10,7 @@ import click
 
 from simsym.cli.common import (games_option, jobs_option, judge_option, out_dir, out_option,
                                quiet_option, seed_option)
-from simsym.scenario import load_scenario
+from simsym.model.scenario import load_scenario
 
 
 @click.command("sweep")
@@ -37,7 +37,7 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, ju
 
     from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
-    from simsym.sweep import run_sweep, sweep_spec, value_labels, write_sweep
+    from simsym.studies.sweep import run_sweep, sweep_spec, value_labels, write_sweep
 
     sc = load_scenario(scenario_path).judge(judge)
     vals = [yaml.safe_load(v) if rule else v for v in values]
@@ -52,7 +52,7 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, ju
     with out_dir_lock(out, "sweep"):
         try:
             if kind == "strategies":
-                from simsym.table_sweep import run_tables
+                from simsym.studies.table_sweep import run_tables
 
                 res = run_tables(sc, vals, games, seed, jobs, progress=bar.update)
                 df = res.rows
@@ -61,12 +61,12 @@ def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, ju
         finally:
             bar.close()
         if kind == "strategies":
-            from simsym.table_sweep import write_tables
+            from simsym.studies.table_sweep import write_tables
 
             path = write_tables(res, out)
         else:
             path = write_sweep(df, sc, kind, target, games, seed, out)
-        from simsym.report_inputs import record_inputs
+        from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:

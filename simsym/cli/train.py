@@ -25,10 +25,10 @@ def train(spec_path, out, resume, force, jobs, quiet):
     Writes model.json (play it with {family: learned, model: PATH}), train.md and
     train.json; each round is kept in rounds/ so that --resume goes on from there."""
     from simsym.errors import InputError
-    from simsym.learned.spec import parse_train
-    from simsym.learned.train import run_train
+    from simsym.model.scenario import load_scenario
     from simsym.run.lock import out_dir_lock
-    from simsym.scenario import load_scenario
+    from simsym.studies.train import run_train
+    from simsym.studies.train_spec import parse_train
 
     sc = load_scenario(spec_path)
     if "train" not in sc.raw:

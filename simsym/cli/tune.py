@@ -41,10 +41,10 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
     """Search the `tune:` block of SPEC (knobs, targets, budget: below) on
     the same deals for every candidate, re-measure the best on held-out deals, confirm the
     winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv."""
+    from simsym.model.scenario import load_scenario
     from simsym.run.lock import out_dir_lock
-    from simsym.scenario import load_scenario
-    from simsym.tune_report import run_tune
-    from simsym.tune_spec import parse_tune
+    from simsym.studies.tune_report import run_tune
+    from simsym.studies.tune_spec import parse_tune
 
     full = load_scenario(spec_path)
     sc = full.judge(judge)
@@ -77,7 +77,7 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
                             progress=bar if bar.enabled else None)
         finally:
             bar.close()
-        from simsym.report_inputs import record_inputs
+        from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
@@ -94,7 +94,7 @@ def other_tables(full, sc, spec) -> list:
     player (the budget's lookahead_games: the search is slow, so a few thousand games)."""
     from dataclasses import replace
 
-    from simsym.strategies import make_strategy
+    from simsym.model.strategies import make_strategy
 
     out = []
     if full.judges:

@@ -32,8 +32,8 @@ def validate(ctx, paths):
     \b
     simsym validate scenarios/*.yaml
     """
-    from simsym.scenario import load_scenario
-    from simsym.tune_spec import parse_tune
+    from simsym.model.scenario import load_scenario
+    from simsym.studies.tune_spec import parse_tune
 
     failed = 0
     for path in paths:

@@ -25,7 +25,7 @@ seats that all postponed would never end.
 The weights differ by the decision (the four of 6.6) and by the phase of the game (deck runs
 ended: 0, 1, 2 or more, and "draws have stopped"), so that one feature may count for more late
 in the game than early. The reference engine computes the same integers here in plain Python;
-the numba engine in simsym.core.lookahead_nb (tests/test_learned.py checks they agree).
+the numba engine in simsym.core.lookahead_nb (tests/engines/test_learned.py checks they agree).
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ They are stored here as plain lists; every decision sorts first.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,14 +24,23 @@ import numpy as np
 
 from simsym.errors import SimsymError
 from simsym.learned.features import kind_features
+from simsym.model.custom import PlayerView, load_class
 from simsym.reference import lookahead
-from simsym.reference.custom import PlayerView, load_class
-from simsym.reference.symposion import TYPES, best_play
+from simsym.reference.hands import (
+    ALL_TYPES,
+    NONE,
+    Best,
+    _positions_of,
+    brute_force_oracle,
+    discard_order,
+    keep_values,
+    multiset_minus,
+)
+from simsym.reference.rng import game_stream, seating_stream
 
 Event = tuple[int, int, int, int, int]  # (code, a, b, c, d), spec §7
 
-ALL_TYPES = TYPES  # ("intellectual", "social", "hedonistic"), the canonical type order
-SEARCHED = ("lookahead", "learned")  # as simsym.strategies.SEARCHED (spec 6.6, 6.7)
+SEARCHED = ("lookahead", "learned")  # as simsym.model.strategies.SEARCHED (spec 6.6, 6.7)
 
 # --- spec §7: event codes ------------------------------------------------------------------
 TURN, DRAW, RUN_END, DISCARD, TRADE, PLAY, PLAYCARD, JOIN, SCORE, END = range(1, 11)
@@ -48,60 +56,6 @@ PH_SYMPOSIARCH, PH_KOMOS = 1, 2
 # card_stats columns (the GameRecord docstring)
 CS_OPENING, CS_DRAWN, CS_RECEIVED, CS_HELD, CS_PLAYED, CS_POINTS, CS_END, CS_DISCARDED = range(8)
 CS_SIZE = 8
-
-
-# =============================================================================================
-# spec §1: randomness
-# =============================================================================================
-
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-MUL1 = 0xBF58476D1CE4E5B9
-MUL2 = 0x94D049BB133111EB
-SEATING_SALT = 0x5EA7
-
-
-def _finalise(z: int) -> int:
-    z = ((z ^ (z >> 30)) * MUL1) & MASK64
-    z = ((z ^ (z >> 27)) * MUL2) & MASK64
-    return z ^ (z >> 31)
-
-
-def mix64(x: int) -> int:
-    """splitmix64's finaliser of x + GOLDEN (all arithmetic modulo 2^64)."""
-    return _finalise((x + GOLDEN) & MASK64)
-
-
-class Stream:
-    """splitmix64. Every random choice of a game draws from one of these, in spec order."""
-
-    def __init__(self, state: int):
-        self.state = state & MASK64
-
-    def next(self) -> int:
-        self.state = (self.state + GOLDEN) & MASK64
-        return _finalise(self.state)
-
-    def below(self, n: int) -> int:
-        """A number in 0..n-1 (1 <= n < 2^32): the top 32 bits scaled by n."""
-        assert 1 <= n < (1 << 32), n
-        return ((self.next() >> 32) * n) >> 32
-
-    def shuffle(self, a: list) -> None:
-        """Fisher-Yates, in place, from the last element down."""
-        for i in range(len(a) - 1, 0, -1):
-            j = self.below(i + 1)
-            a[i], a[j] = a[j], a[i]
-
-
-def game_stream(seed: int, deal: int) -> Stream:
-    """The game stream of deal d in a run with seed s: Stream(mix64(mix64(s) ^ d))."""
-    return Stream(mix64(mix64(seed & MASK64) ^ deal))
-
-
-def seating_stream(seed: int, g: int) -> Stream:
-    """The seating stream of game g (seating: random): Stream(mix64(mix64(s ^ 0x5EA7) ^ g))."""
-    return Stream(mix64(mix64((seed & MASK64) ^ SEATING_SALT) ^ g))
 
 
 # =============================================================================================
@@ -126,127 +80,6 @@ def seating(scenario, g: int) -> tuple[int, list[int]]:
         seating_stream(scenario.seed, g).shuffle(perm)
         return g, perm
     raise ValueError(f"unknown seating {scenario.seating!r}")
-
-
-# =============================================================================================
-# The best-Symposion oracle
-# =============================================================================================
-
-@dataclass(frozen=True)
-class Best:
-    """What best(cards, types, required) found: score, type (None when nothing is legal) and the
-    sorted kinds played."""
-
-    score: int
-    type: str | None
-    kinds: tuple[int, ...]
-
-    @property
-    def legal(self) -> bool:
-        return self.type is not None
-
-
-NONE = Best(0, None, ())
-
-
-def brute_force_oracle(cards, rules):
-    """The default `search`: simsym.reference.symposion.best_play, cached on the multiset.
-
-    Keyed on (sorted hand, types, sorted kinds of the required positions): correct because the
-    search is order-independent (its tie-break is on kinds, never positions).
-    """
-
-    @functools.lru_cache(maxsize=None)
-    def cached(hand: tuple[int, ...], types: tuple[str, ...], req_kinds: tuple[int, ...]):
-        play = best_play(list(hand), cards, rules, types=types,
-                         required=frozenset(_positions_of(hand, req_kinds)))
-        return play.score, play.type, play.kinds
-
-    def search(hand, types, required=()):
-        hand = [int(k) for k in hand]
-        return cached(tuple(sorted(hand)), tuple(types),
-                      tuple(sorted(hand[p] for p in required)))
-
-    search.cache_info = cached.cache_info
-    return search
-
-
-def _positions_of(sorted_hand: tuple[int, ...], req_kinds) -> list[int]:
-    """Positions in sorted_hand holding the multiset req_kinds (first unused position each)."""
-    used = set()
-    out = []
-    for k in req_kinds:
-        for p, h in enumerate(sorted_hand):
-            if h == k and p not in used:
-                used.add(p)
-                out.append(p)
-                break
-        else:
-            raise ValueError(f"required kind {k} not in hand {sorted_hand}")
-    return out
-
-
-# =============================================================================================
-# spec §6.1: keep values, discard order, a strategy's own best play
-# =============================================================================================
-
-def usable(card, type_: str) -> bool:
-    """May the card be played in a Symposion of type_ (for specialists, spec §6.1)."""
-    if type_ == "intellectual":
-        card_ok = not (card.not_intellectual or card.hedonistic_only or card.social_only)
-    elif type_ == "hedonistic":
-        card_ok = not (card.not_hedonistic or card.intellectual_only or card.social_only)
-    else:  # social
-        card_ok = not (card.intellectual_only or card.hedonistic_only)
-    return card_ok and any(option_usable(o, type_) for o in card.options)
-
-
-def option_usable(o, type_: str) -> bool:
-    """intellectual: an option with H = 0; hedonistic: an option with I = 0; social: any."""
-    if type_ == "intellectual":
-        return o.hedonistic == 0
-    if type_ == "hedonistic":
-        return o.intellectual == 0
-    return True
-
-
-def option_value(o, wine_weight: int) -> int:
-    """wine_scored(o) + I(o) + H(o) + E(o) + wine_weight * wine_printed(o)."""
-    return o.wine_scored + o.intellectual + o.hedonistic + o.either + wine_weight * o.wine
-
-
-def keep_values(cards, cfg) -> list[int]:
-    """keep[k] for every kind, computed once per game from the seat's configuration."""
-    # AMBIGUITY: "specialist: keep[k] = (max over usable options) + focus if usable(k,
-    # favours), else 0" is read as ((max over usable options) + focus) when usable(k, favours)
-    # and 0 otherwise (a card barred from the favoured type, e.g. an HO card for a social
-    # specialist, keeps 0 even though all its options are "usable" for social). The other
-    # parse, max + (focus if usable else 0), would give such a card its points.
-    ww = cfg.get("wine_weight")
-    keep = []
-    for card in cards:
-        if cfg.family == "specialist":
-            fav = cfg.get("favours")
-            if usable(card, fav):
-                keep.append(max(option_value(o, ww) for o in card.options
-                                if option_usable(o, fav)) + cfg.get("focus"))
-            else:
-                keep.append(0)
-        else:
-            keep.append(max(option_value(o, ww) for o in card.options))
-    return keep
-
-
-def discard_order(cards_: list[int], keep: list[int]) -> list[int]:
-    """Ascending keep, ties by descending kind."""
-    return sorted(cards_, key=lambda k: (keep[k], -k))
-
-
-def multiset_minus(a, b) -> list[int]:
-    """a - b as multisets (sorted)."""
-    left = Counter(a)
-    left.subtract(Counter(b))
-    return sorted(left.elements())
 
 
 # =============================================================================================
@@ -304,7 +137,7 @@ class Game:
         # Strategies written as Python classes (family "python"), one instance a seat.
         self.custom = [make_custom(c) if c.family == "python" else None for c in self.cfg]
         # spec §6.7: a learned seat's model, and the cards' data its features read
-        from simsym.strategies import model_weights
+        from simsym.model.strategies import model_weights
 
         self.model = [model_weights(c) if c.family == "learned" else None for c in self.cfg]
         # and the model a lookahead seat's rollouts play under policy learned
@@ -601,7 +434,7 @@ class Game:
             return lookahead.accept(self, h, answer, giver, list(offer), w)
         return answer
 
-    # --- strategies written as Python classes (simsym.reference.custom) ----------------------
+    # --- strategies written as Python classes (simsym.model.custom) ----------------------
 
     def view(self, seat):
         """What seat may see: its own hand, the discard pile, the scores."""

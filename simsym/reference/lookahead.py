@@ -18,6 +18,9 @@ import copy
 import math
 from collections import Counter
 
+from simsym.reference.hands import ALL_TYPES, NONE, keep_values, multiset_minus
+from simsym.reference.rng import MASK64, Stream, mix64
+
 # Decision kinds, in the order of a turn.
 SYMPOSIARCH, TRADE, SYMPOSION, KOMOS = range(4)
 ROLLOUT_SALT = 0x100C
@@ -58,8 +61,6 @@ def accept(game, s, answer, giver, offer, w):
 def symposion(game, s, greedy_play):
     """greedy's play, pass, the best of each legal type, and a play holding back the card of
     greedy's play with the highest keep value (ties: the highest kind)."""
-    from simsym.reference.game import ALL_TYPES, NONE
-
     hand = game.hands[s]
     cands = [greedy_play, NONE]
     for t in ALL_TYPES:
@@ -115,7 +116,6 @@ def decide(game, s, kind, cands, offer=None):
 def learned_features(game, s, kind, cand, offer):
     """The features of one candidate for seat s (simsym.learned.features)."""
     from simsym.learned.features import candidate_features
-    from simsym.reference.game import ALL_TYPES, multiset_minus
 
     hand = list(game.hands[s])
     points = played = given = 0
@@ -159,8 +159,6 @@ def learned_choice(game, s, kind, cands, offer):
 
 
 def rollout_stream(game, s, d, i):
-    from simsym.reference.game import MASK64, Stream, mix64
-
     x = mix64((game.sc.seed & MASK64) ^ ROLLOUT_SALT)
     for v in (game.g, game.turn, s, d, i):
         x = mix64(x ^ v)
@@ -226,8 +224,6 @@ def determinize(game, s, stream, offer):
 def rollout_world(game, s, stream, offer):
     """A copy of the game at the decision point, with hidden cards re-dealt, the rollout
     stream as its only randomness and every seat playing the rollout policy."""
-    from simsym.reference.game import keep_values
-
     sim = copy.copy(game)
     sim.hands, sim.pile = determinize(game, s, stream, offer)
     sim.rng = stream
@@ -252,7 +248,7 @@ def rollout_policy(cfgs, policy, searcher=None):
     """Each seat's configuration inside a rollout: greedy with default parameters, (learned)
     the searching seat's learned player, or (own) its own, a lookahead, learned or
     Python-class seat playing greedy with its common parameters."""
-    from simsym.strategies import greedy_twin, make_strategy, rollout_learner
+    from simsym.model.strategies import greedy_twin, make_strategy, rollout_learner
 
     if policy == "greedy":
         return [make_strategy("greedy")] * len(cfgs)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from simsym.cards.model import Card, CardSet
-from simsym.rules import RuleOptions
+from simsym.model.cards.model import Card, CardSet
+from simsym.model.rules import RuleOptions
 
 TYPES = ("intellectual", "social", "hedonistic")
 

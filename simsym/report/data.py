@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simsym import packaged
+from simsym.model import packaged
 from simsym.analysis.cards import card_averages, card_strength, pooled_counts
 from simsym.analysis.degenerate import degenerate_findings
 from simsym.analysis.distributions import length_distribution, score_distribution

@@ -10,8 +10,8 @@ import math
 
 import pandas as pd
 
+from simsym.model.rules import RuleOptions
 from simsym.report.data import ReportData
-from simsym.rules import RuleOptions
 
 UP, DOWN = "▲", "▼"
 TOP_CARDS = 3  # cards named in the verdict on each side

@@ -1,4 +1,4 @@
-"""sweep.md and its figures for a sweep over strategy tables (simsym.table_sweep).
+"""sweep.md and its figures for a sweep over strategy tables (simsym.studies.table_sweep).
 
 The verdict first (seat spread per table, ranking agreement with the first table, how many
 verdicts flip), then the seats, the agreement of every pair and the flips. No timings: the

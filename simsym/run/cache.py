@@ -33,8 +33,9 @@ ENV = "SIMSYM_CACHE"
 
 
 # What decides a chunk's totals, relative to the simsym package (folders: every .py in them).
-GAME_CODE = ("core", "reference", "cards", "learned/features.py", "engine.py", "rules.py", "strategies.py",
-             "search.py", "run/aggregate.py", "run/worker.py")
+GAME_CODE = ("core", "reference", "model/cards", "learned/features.py", "engine/compiled.py",
+             "model/rules.py", "model/strategies.py", "engine/search.py", "run/aggregate.py",
+             "run/worker.py", "model/custom.py")
 
 
 @functools.lru_cache(maxsize=1)

@@ -46,7 +46,7 @@ def run_games(scenario, games: int, seed: int, *, jobs: int = 1, engine: str = "
     if engine not in ENGINES:
         raise ValueError(engine)
     if engine == "numba":
-        from simsym.engine import setup_for
+        from simsym.engine.compiled import setup_for
 
         setup_for(scenario)  # refuses what the numba engine cannot run, before any work
     scenario = replace(scenario, seed=seed, games=games)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from simsym import __version__
 from simsym.errors import OutputError, SimsymError, environment_error
-from simsym.strategies import BUILT_IN
+from simsym.model.strategies import BUILT_IN
 from simsym.run.executor import WorkerLost, default_chunk_size, plan_chunks, run_games
 from simsym.run.lock import out_dir_lock
 from simsym.run.output import (atomic_write, commit_files, json_text, prepare_out_dir,
@@ -152,7 +152,7 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
     DIR/games/). ``report_follows``: the caller draws the report next (its imports are made
     while the games play)."""
     if engine == "numba":
-        from simsym.engine import setup_for
+        from simsym.engine.compiled import setup_for
 
         setup_for(scenario)  # refuse what the numba engine cannot run before touching --out
     out = prepare_out_dir(out, scenario.name, force or resume)
@@ -174,7 +174,7 @@ class CompileWatch:
     """Says so above the progress bar when the run is waiting for the kernels to compile
     (the first run after an install or a kernel edit: minutes with no game done). A thread
     looks once, AFTER_S seconds in, whether a process of this machine holds the compile
-    lock of simsym.engine.compiled_once while no game is done yet; a warm start holds it
+    lock of simsym.engine.compiled.compiled_once while no game is done yet; a warm start holds it
     for a tenth of a second."""
 
     TEXT = ("compiling the engine, once (the first run after an install or a kernel change: "
@@ -205,7 +205,7 @@ class CompileWatch:
     def _look(self):
         from filelock import Timeout
 
-        from simsym.engine import compile_lock
+        from simsym.engine.compiled import compile_lock
 
         if self.stopped.wait(self.AFTER_S) or self.bar.done > self.bar.start_at:
             return

@@ -1,6 +1,6 @@
 """Chunks played by the plain-Python reference engine, reduced like the numba engine's.
 
-The rows and per-card counts take the same shape as simsym.engine.run_chunk's, so totals
+The rows and per-card counts take the same shape as simsym.engine.compiled.run_chunk's, so totals
 and summary.json come out of the same aggregation whichever engine played the games."""
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ def engine_state(scenario, engine, search):
         _STATE.clear()
         _STATE["key"] = key
         if engine == "numba":
-            from simsym.engine import setup_for
+            from simsym.engine.compiled import setup_for
 
             _STATE["setup"] = setup_for(scenario)
         else:
@@ -61,7 +61,7 @@ def engine_state(scenario, engine, search):
 
 def compiled_oracle(scenario):
     """The compiled best-Symposion search, in the reference engine's oracle interface."""
-    from simsym.search import Searcher
+    from simsym.engine.search import Searcher
 
     s = Searcher(scenario.cards, scenario.rules)
     index = scenario.cards.index
@@ -78,7 +78,7 @@ def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> C
     chunk's per-game rows are written there as its own Parquet part file."""
     state = engine_state(scenario, engine, search)
     if engine == "numba":
-        from simsym.engine import run_chunk
+        from simsym.engine.compiled import run_chunk
 
         rows, agg = run_chunk(state["setup"], g0, g1)
     else:
@@ -156,7 +156,7 @@ def long_game_frame(wide: pd.DataFrame, players: int) -> pd.DataFrame:
 
 
 def _model_digest(s) -> str:
-    from simsym.strategies import model_weights
+    from simsym.model.strategies import model_weights
 
     return hashlib.sha256(model_weights(s).tobytes()).hexdigest()
 

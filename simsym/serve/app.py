@@ -32,11 +32,11 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from simsym import packaged
+from simsym.model import packaged
 from simsym.errors import InputError, SimsymError
-from simsym.rules import RuleOptions
-from simsym.scenario import (JUDGE_ROLES, PLAYERS, SEATINGS, Scenario, load_scenario,
-                             table_name, table_words)
+from simsym.model.rules import RuleOptions
+from simsym.model.scenario import (JUDGE_ROLES, PLAYERS, SEATINGS, Scenario, load_scenario,
+                                   table_name, table_words)
 from simsym.serve import variant as V
 from simsym.serve.jobs import Busy, JobManager, JobSpec, Warm
 
@@ -204,7 +204,7 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
         return session.judge
 
     def spec_of(form, a: Scenario, b: Scenario, title: str) -> JobSpec:
-        from simsym.sequential import parse_delta, parse_metric
+        from simsym.studies.sequential import parse_delta, parse_metric
 
         role = picked(form)
         a, b = a.judge(role), b.judge(role)  # one table each: the judge's (the same deals)

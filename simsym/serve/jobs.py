@@ -1,10 +1,11 @@
 """The workbench's simulation jobs: one at a time, in a worker process the server owns.
 
 The worker (started with ``spawn``: the server has threads, and a forked copy of them is
-unsafe) runs the sequential test of :mod:`simsym.sequential` and reports each look to the
-server through a queue: games played, the test's state, and the seat and card differences
-with their paired intervals over the blocks played so far (:func:`simsym.compare.comparison_of`
-on the blocks, so the numbers are `simsym compare`'s). At the end it also renders the plots.
+unsafe) runs the sequential test of :mod:`simsym.studies.sequential` and reports each look to
+the server through a queue: games played, the test's state, and the seat and card differences
+with their paired intervals over the blocks played so far
+(:func:`simsym.studies.compare.comparison_of` on the blocks, so the numbers are `simsym
+compare`'s). At the end it also renders the plots.
 
 Cancel ends the worker process (SIGTERM; its own pool, if any, dies with it) and starts a
 fresh one. A worker that dies or raises turns the job into an error the page shows; the
@@ -174,12 +175,12 @@ def _warm_table(scenario) -> str:
     needs are imported. Returns "" or what went wrong (the first job on that table reports
     it in full)."""
     try:
-        from simsym.engine import run_chunk, setup_for
+        from simsym.engine.compiled import run_chunk, setup_for
 
         run_chunk(setup_for(scenario), 0, 1)
-        import simsym.compare  # noqa: F401
         import simsym.run.executor  # noqa: F401
-        import simsym.sequential  # noqa: F401
+        import simsym.studies.compare  # noqa: F401
+        import simsym.studies.sequential  # noqa: F401
         return ""
     except Exception as e:  # noqa: BLE001 - reported to the page as the table's state
         return f"{type(e).__name__}: {e}".splitlines()[0]
@@ -191,8 +192,8 @@ def _one_line(e: SimsymError) -> str:
 
 
 def _run(job_id: int, spec: JobSpec, outbox):
-    from simsym.compare import comparison_of
-    from simsym.sequential import SPRT, batched, parse_metric, run_until_decided
+    from simsym.studies.compare import comparison_of
+    from simsym.studies.sequential import SPRT, batched, parse_metric, run_until_decided
 
     metric = parse_metric(spec.metric, spec.a, spec.b)
     test = SPRT(spec.delta)
@@ -219,7 +220,7 @@ def _run(job_id: int, spec: JobSpec, outbox):
 
 def summarise(c, look, metric: str, delta: float) -> dict:
     """One look as plain data for the page: the test first, then seats and cards."""
-    from simsym.compare import changed_first, plain_changes, plain_row
+    from simsym.studies.compare import changed_first, plain_changes, plain_row
 
     d = look.decision
     seats = c.seats[c.seats["metric"] == "win_rate"]
@@ -244,8 +245,8 @@ def plots(c, trace, metric: str, delta: float) -> dict:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from simsym.compare import card_figure, seat_figure
     from simsym.report.plots import DPI
+    from simsym.studies.compare import card_figure, seat_figure
 
     fig, ax = plt.subplots(figsize=(7, 3.2))
     g = [t[0] for t in trace]
@@ -444,7 +445,7 @@ class JobManager:
 
 def _cap(spec: JobSpec) -> int:
     """Games per side at the cap (whole blocks, at least the test's first look)."""
-    from simsym.sequential import SPRT, block_size
+    from simsym.studies.sequential import SPRT, block_size
 
     block = block_size(spec.a.players, spec.a.seating, spec.block)
     return max(SPRT(spec.delta).min_blocks, math.ceil(spec.max_games / block)) * block

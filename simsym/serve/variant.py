@@ -3,7 +3,7 @@
 The page edits a variant of the scenario `simsym serve` started with (the base): card
 notations and copies, rule options, players, seating and strategies. A variant is a scenario
 that ``extends`` the base and restates only what the form changed, so it is checked by
-:func:`simsym.scenario.load_scenario` -- the code `simsym validate` runs, with the same
+:func:`simsym.model.scenario.load_scenario` -- the code `simsym validate` runs, with the same
 messages -- and saved exactly as it was checked.
 
 A form field counts as changed when its text differs from the base's (after trimming), so
@@ -27,8 +27,8 @@ from pathlib import Path
 import yaml
 
 from simsym.errors import InputError, SimsymError
-from simsym.rules import RuleOptions
-from simsym.scenario import JUDGE_ROLES, Scenario, load_scenario
+from simsym.model.rules import RuleOptions
+from simsym.model.scenario import JUDGE_ROLES, Scenario, load_scenario
 
 VARIANT_FILE = "variant.yaml"  # how an unsaved variant's file is named in messages
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -74,7 +74,7 @@ def base_fields(base: Scenario) -> dict[str, str]:
 def _strategy_entry(s):
     """A strategy as the shortest YAML entry: its family name, or family plus the parameters
     it sets away from their defaults."""
-    from simsym.strategies import parameters
+    from simsym.model.strategies import parameters
 
     spec = parameters(s.family)
     changed = {k: v for k, v in s.params if k in spec and v != spec[k][0]}
@@ -251,7 +251,7 @@ def save_path(folder: Path, name: str) -> Path:
 def saved_text(base: Scenario, variant: Variant, folder: Path, name: str) -> str:
     """The YAML saved as ``folder/NAME.yaml``: ``extends`` the base by a relative path, or by
     its packaged name (``simsym:base``) when the base is a scenario installed with simsym."""
-    from simsym import packaged
+    from simsym.model import packaged
 
     rel = os.path.relpath(Path(base.path).resolve(), folder.resolve())
     if packaged.installed_name(base.path):

@@ -1,0 +1,113 @@
+"""The `train:` block of a scenario: how `simsym train` learns a player from the search.
+
+    train:
+      rounds: 6            # expert iterations: play, label, refit
+      games: 300           # games a round plays at each table
+      tables: [self, greedy]   # self: every seat learned; greedy: one learned seat, the rest
+                               # greedy (rotate seating); lookahead: one learned, the rest
+                               # lookahead (32 rollouts)
+      teacher: {iterations: 64, candidates: 6}   # the lookahead search that labels
+      ridge: 1.0           # the fit's penalty on standardised weights
+      least_gain: 0.005    # win shares a candidate must gain over greedy's to be played
+      eval_games: 2000     # games a round's model plays against three greedy seats
+      seed: 1              # default: the scenario's seed
+
+Checked like the rest of a scenario: every problem at once, each naming file, line and key,
+what was found and what is allowed (exit 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simsym.errors import InputError, Problems, did_you_mean, show
+from simsym.model.scenario import file_of
+from simsym.model.yamlio import line_of
+
+TABLES = ("self", "greedy", "lookahead")
+INTS = {  # key: (lo, hi, default)
+    "rounds": (1, 100, 6), "games": (1, 10**7, 300), "eval_games": (0, 10**8, 2000),
+    "seed": (0, 2**63 - 1, None)}
+TEACHER = {"iterations": (2, 100_000, 64), "candidates": (2, 64, 6)}
+KEYS = (*INTS, "tables", "teacher", "ridge", "least_gain")
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    rounds: int = 6
+    games: int = 300
+    tables: tuple = ("self", "greedy")
+    iterations: int = 64
+    candidates: int = 6
+    ridge: float = 1.0
+    least_gain: float = 0.005
+    eval_games: int = 2000
+    seed: int = 0
+
+    def as_dict(self) -> dict:
+        return {"rounds": self.rounds, "games": self.games, "tables": list(self.tables),
+                "teacher": {"iterations": self.iterations, "candidates": self.candidates},
+                "ridge": self.ridge, "least_gain": self.least_gain,
+                "eval_games": self.eval_games, "seed": self.seed}
+
+
+def _int(value, lo, hi, file, line, key, problems):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        problems.add(InputError(f"expected a whole number from {lo} to {hi}, found "
+                                f"{show(value)}", file, line, key))
+        return None
+    return value
+
+
+def parse_train(sc) -> TrainSpec:
+    """The scenario's `train:` block as a TrainSpec (an InputError for each problem)."""
+    data = sc.raw.get("train")
+    file = file_of(sc.raw, "train", str(sc.path))
+    line = line_of(sc.raw, "train")
+    if not isinstance(data, dict):
+        raise InputError(f"expected a mapping with some of {', '.join(KEYS)}, found "
+                         f"{show(data)}", file, line, "train")
+    problems = Problems()
+    values = {k: v[2] for k, v in INTS.items()}
+    values.update(tables=("self", "greedy"), iterations=64, candidates=6, ridge=1.0,
+                  least_gain=0.005)
+    for k, v in data.items():
+        kl = line_of(data, k, line)
+        key = f"train.{k}"
+        if k in INTS:
+            values[k] = _int(v, *INTS[k][:2], file, kl, key, problems)
+        elif k == "tables":
+            if not isinstance(v, list) or not v or any(t not in TABLES for t in v) \
+                    or len(set(v)) != len(v):
+                problems.add(InputError(f"expected a list of distinct tables, each one of "
+                                        f"{', '.join(TABLES)}; found {show(v)}", file, kl, key))
+            else:
+                values["tables"] = tuple(v)
+        elif k == "teacher":
+            if not isinstance(v, dict):
+                problems.add(InputError(f"expected a mapping with iterations and candidates, "
+                                        f"found {show(v)}", file, kl, key))
+                continue
+            for tk, tv in v.items():
+                tl = line_of(v, tk, kl)
+                if tk not in TEACHER:
+                    problems.add(InputError(f"the teacher has no setting {show(tk)}"
+                                            f"{did_you_mean(str(tk), TEACHER)}; allowed: "
+                                            + ", ".join(TEACHER), file, tl, f"{key}.{tk}"))
+                    continue
+                values[tk] = _int(tv, *TEACHER[tk][:2], file, tl, f"{key}.{tk}", problems)
+        elif k in ("ridge", "least_gain"):
+            hi = 1e6 if k == "ridge" else 1.0
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= hi:
+                problems.add(InputError(f"expected a number from 0 to {hi:g}, found "
+                                        f"{show(v)}", file, kl, key))
+            else:
+                values[k] = float(v)
+        else:
+            problems.add(InputError(f"train has no setting {show(k)}"
+                                    f"{did_you_mean(str(k), KEYS)}; allowed: "
+                                    + ", ".join(KEYS), file, kl, key))
+    problems.raise_if_any()
+    if values["seed"] is None:
+        values["seed"] = sc.seed
+    return TrainSpec(**values)
