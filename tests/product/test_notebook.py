@@ -7,7 +7,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "docs" / "notebook.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebook.ipynb"
 
 
 def _text(cell) -> str:
