@@ -1202,7 +1202,13 @@ def play_until(tb, s, turn, at):
     if turn == PLAY_CHUNK and not _chunk_next(tb, s):
         return
     while True:
-        if sc[GS_AT] == AT_OVER:
+        if sc[GS_LA_PEND]:
+            # A lookahead or learned seat was asked to trade (a table of them played here,
+            # not by lookahead_nb's loop, which answers before it steps on): this loop has
+            # neither search nor model, so the seat answers as greedy, as it makes its other
+            # choices here. The attempt then runs again with the answer.
+            answer_query(sc, sc[GS_LA_QG])
+        elif sc[GS_AT] == AT_OVER:
             if turn != PLAY_CHUNK:
                 return
             _chunk_record(tb, s)
@@ -1718,6 +1724,15 @@ def _lookahead_answer(sc, i, h, w, x, x2, t2):
     sc[GS_LA_QX2] = x2
     sc[GS_LA_QG] = 1 if t2 >= 0 else 0
     return PENDING
+
+
+@njit(**NO_RC_INLINE)
+def answer_query(sc, yes):
+    """The parked query's answer (1: the seat accepts), given to the attempt's next run."""
+    nf = sc[GS_LA_NF]
+    sc[GS_LA_F0 + nf] = yes
+    sc[GS_LA_NF] = nf + 1
+    sc[GS_LA_PEND] = 0
 
 
 @njit(**NO_RC)

@@ -48,7 +48,7 @@ from numba import njit
 from simsym.core.enums import (
     ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TURN,
     FAM_LEARNED, FAM_LOOKAHEAD, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS,
-    GP_SYMPOSIA, GS_AT, GS_LA_F0,
+    GP_SYMPOSIA, GS_AT,
     GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
     GS_NEV, GS_NPILE, GS_RUNS, GS_TURN, POLICY_GREEDY, POLICY_LEARNED, RES_MASK, RES_SCORE,
     RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
@@ -56,9 +56,9 @@ from simsym.core.enums import (
 )
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
-    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state,
-    deck_size, discard_and_redraw, komos_discard, make_play, new_state, play_until, record,
-    set_policy, setup, step, swap,
+    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, answer_query,
+    copy_state, deck_size, discard_and_redraw, komos_discard, make_play, new_state,
+    play_until, record, set_policy, setup, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
@@ -640,9 +640,7 @@ def _take(tb, s, lk, kind, c, seat):
     """Candidate c of the decision _next_decision listed becomes the seat's choice."""
     sc = s.sc
     if kind == LA_TRADE:
-        nf = sc[GS_LA_NF]
-        sc[GS_LA_F0 + nf] = _trade_answer(sc, c)
-        sc[GS_LA_NF] = nf + 1
+        answer_query(sc, _trade_answer(sc, c))
     else:
         # (Symposiarch discards are outside the best play, which the hand still holds;
         # the redraws only add)
