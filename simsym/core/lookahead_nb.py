@@ -16,10 +16,26 @@ decisions, game for game (tests/test_lookahead_engines.py, tests/test_learned.py
   model over the candidate's features (:func:`_features`; simsym.learned.features names
   them), without rollouts. With labelling on (simsym.learned.train) its decisions are also
   searched, and the candidates' features and rollout values kept (:func:`_label`).
-* Trade offers: the trade code (game_nb._offer) stops with the query in the state
-  (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop decides the answer (two
-  candidates: greedy's answer and the other) and runs the attempt again, which had changed
-  nothing, with the answers given so far (``GS_LA_F0 ...``).
+* Trade offers: the trade code (game_nb._ask_others, docs 6.5 steps 5, 6) stops with the
+  query in the state (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop
+  decides the answer (two candidates: greedy's answer and the other) and runs the attempt
+  again, which had changed nothing, with the answers given so far (``GS_LA_F0 ...``,
+  game_nb.answer_query). game_nb.play_until, which has neither search nor model, answers
+  such a query itself with greedy's answer (a table of such seats played there from Python).
+
+Why the trade answer is a parked query, not a call: the answer is a search whose rollouts
+play the game loop, and the trade is inside that loop, so a call would have the compiled game
+loop reach itself again while numba compiles it. numba compiles that (it infers the types
+through the recursion), but such code cannot be cached: loaded from numba's cache in a new
+process it crashes (a known numba bug, reproduced with numba 0.68: "Setting cache=True with a
+recursive function results in Segmentation fault"). It does so as well when the function is
+reached again with other argument types, e.g. the rollouts' loop told apart by a None
+answerer (the answer chosen by its type with numba.extending.overload): any function whose
+compiling reaches itself. Without that, the game's loop and the rollouts' (and, under policy
+learned, the learned rollouts', whose seats answer by their model) must be distinct compiled
+functions with the trade code in each, each a whole copy of the game loop with the search
+and the trade inlined into it, the costliest code here to compile. Parked, the one compiled
+game loop serves them all.
 
 Compiling: as in the game kernel, these functions are compiled without reference counting
 (NO_RC), but new_look, which allocates (WITH_RC; game_nb says why). numba links into each
