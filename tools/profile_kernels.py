@@ -15,7 +15,7 @@ Runs itself under `perf record` (Debian's `linux-perf`), then prints the share o
 samples taken in compiled code per function, summed over the copies numba links into each
 caller, and what stayed outside compiled code.
 
-    .venv/bin/python tools/profile_kernels.py --annotate game_nb._attempt
+    .venv/bin/python tools/profile_kernels.py --annotate game_nb.trading
 
 also prints where inside that function the samples fall, per machine instruction: the
 process copies the code of every mapped function out of its memory (/proc/self/mem) before
@@ -220,7 +220,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--annotate", metavar="FUNCTION",
-                    help="also show where in this function (e.g. game_nb._attempt) the "
+                    help="also show where in this function (e.g. game_nb.trading) the "
                          "samples fall, per instruction")
     ap.add_argument("--window", type=int, default=32,
                     help="instructions in a stretch (--annotate)")

@@ -1202,7 +1202,13 @@ def play_until(tb, s, turn, at):
     if turn == PLAY_CHUNK and not _chunk_next(tb, s):
         return
     while True:
-        if sc[GS_AT] == AT_OVER:
+        if sc[GS_LA_PEND]:
+            # A lookahead or learned seat was asked to trade (a table of them played here,
+            # not by lookahead_nb's loop, which answers before it steps on): this loop has
+            # neither search nor model, so the seat answers as greedy, as it makes its other
+            # choices here. The attempt then runs again with the answer.
+            answer_query(sc, sc[GS_LA_QG])
+        elif sc[GS_AT] == AT_OVER:
             if turn != PLAY_CHUNK:
                 return
             _chunk_record(tb, s)
@@ -1386,9 +1392,13 @@ def trading(tb, s):
                 sc[GS_TSTEP] += 1
                 continue
             excl = a
-        r = _attempt(tb, s, i, excl)
+        sc[GS_LA_Q] = 0  # the queries to lookahead seats this run of the attempt has made
+        r = trade_attempt(tb, s, i, excl)
         if r == PENDING:
-            return  # a lookahead seat must answer first (GS_LA_PEND)
+            # A lookahead or learned seat must answer first (GS_LA_PEND). The attempt has
+            # changed nothing; it runs again once the answer is known.
+            return
+        sc[GS_LA_NF] = 0  # the answers given belong to this attempt
         if sc[GS_TSTEP] == 0:
             if r == 0:
                 sc[GS_TSTEP] = 1
@@ -1401,15 +1411,43 @@ def trading(tb, s):
 
 
 @njit(**NO_RC_INLINE)
-def _attempt(tb, s, i, excl):
-    """One trade attempt by seat i (docs 6.5), asking no seat ``excl``: 1 when a swap was
-    made, 0 when not, PENDING when a lookahead seat's answer is needed first (the attempt has
-    changed nothing then, and is run again once the answer is known)."""
-    s.sc[GS_LA_Q] = 0
-    r = _attempt_run(tb, s, i, excl)
-    if r != PENDING:
-        s.sc[GS_LA_NF] = 0  # the answers given belong to this attempt
-    return r
+def trade_attempt(tb, s, i, excl):
+    """One trade attempt by seat i, asking no seat ``excl`` (docs 6.5 steps 1-7): 1 when a
+    swap was made, 0 when not, PENDING when a lookahead or learned seat's answer is needed
+    first (the attempt has changed nothing then).
+
+    The steps in the docs' order but for step 3 first: it is the cheapest, and when no seat
+    asked holds a candidate the attempt cannot swap (steps 1, 2 and 4 change nothing but
+    search memos and scratch)."""
+    # 3. the candidates (and whether a seat the offer asks holds one)
+    nc, held = _candidates(tb, s, i, excl)
+    if not held:
+        return 0
+    # 1. its own best S; 2. the card it offers, x (and x2, the next, for step 6)
+    S, x, x2 = _offered_card(tb, s, i)
+    if x < 0:
+        return 0
+    # 4. the wanted card w*: the first with the highest S_w, if above S (with, when known
+    # by then, the first seat that takes x for it: step 5's answer)
+    wstar, swstar, taker, t2 = _wanted_card(tb, s, i, excl, nc, S, x, x2)
+    if wstar < 0:
+        return 0
+    if taker >= 0:
+        _take_offer(s, i, taker, wstar, x, _no_card(), swstar, t2)
+        return 1
+    # 5. ask the others in order i+1, i+2, ... with x; 6. then, if none accepts, with x and
+    # x2 when the uneven offer is worth it. One call site of _ask_others, whose code (with
+    # accepts') is inlined once for both offers.
+    xx = _no_card()
+    s_new = swstar
+    while True:
+        r = _ask_others(tb, s, i, excl, wstar, x, xx, s_new)
+        if r != 0 or xx >= 0:
+            return r
+        s_new = _uneven_offer(tb, s, i, wstar, x, x2, S)
+        if s_new < 0:
+            return 0  # 7. the attempt fails
+        xx = x2
 
 
 @njit(**NO_RC_INLINE)
@@ -1434,24 +1472,31 @@ def _asks(tb, s, h, excl, w):
 
 
 @njit(**NO_RC_INLINE)
-def _attempt_run(tb, s, i, excl):
+def _offered_card(tb, s, i):
+    """docs 6.5 steps 1-2: seat i's own best S, and x and x2, the first two cards of
+    rest(H) in discard order (-1 for each that is not there)."""
+    nr, _, S = _rest_in_discard_order(tb, s, i)
+    x = s.tmp[s.order[0]] if nr >= 1 else _no_card()
+    x2 = s.tmp[s.order[1]] if nr >= 2 else _no_card()
+    return S, x, x2
+
+
+@njit(**NO_RC_INLINE)
+def _candidates(tb, s, i, excl):
+    """docs 6.5 step 3: the first trade_candidates kinds of seat i's table (keep descending,
+    then kind) that it does not hold and that are not all in the discard pile, into
+    s.queue[:nc]; s.queue[half + j] is the mask (2 << h) of the seats h the offer asks
+    (_asks: another seat but excl, that trades) that hold candidate j, 0 when none does
+    (half: the hand's room, s.queue holds twice that). Returns (nc, whether a seat asked
+    holds any candidate)."""
     spi = tb.strat_params[s.strat[i]]
-    ti = _own_types(spi)
-    n = s.hn[i]
-    H = s.hands[i]
-    tmp = s.tmp
-    tmp2 = s.tmp2
-    # The candidates (docs 6.5): the first trade_candidates kinds of the seat's table that
-    # it does not hold and that are not all in the discard pile, into cw[:nc]; cw[half + j]
-    # is the mask (2 << h) of the seats h the offer would ask (_offer: another seat but excl,
-    # that trades) that hold candidate j, 0 when none does.
     cand = tb.cand_table[s.strat[i]]
     dcount = s.dcount
     copies = tb.copies
     tc = spi[SP_TRADE_CANDIDATES]
     P = tb.gp[GP_PLAYERS]
     cw = s.queue
-    half = H.shape[0]  # cw holds 2 x half entries
+    half = s.hands.shape[1]
     # mark[k]: 1 when seat i holds kind k, else the mask of the seats the offer asks that do.
     # (Indices as U(...): cards and kinds are never negative, so no wraparound code.)
     mark = s.mark
@@ -1459,8 +1504,8 @@ def _attempt_run(tb, s, i, excl):
         if h != i and _asked(tb, s, h, excl):
             for q in range(s.hn[h]):
                 mark[U(s.hands[h, q])] |= 2 << h
-    for q in range(n):
-        mark[U(H[q])] = 1
+    for q in range(s.hn[i]):
+        mark[U(s.hands[i, q])] = 1
     nc = 0
     nheld = 0
     for r in range(cand.shape[0]):
@@ -1479,32 +1524,34 @@ def _attempt_run(tb, s, i, excl):
     for h in range(P):
         for q in range(s.hn[h]):
             mark[U(s.hands[h, q])] = 0
-    # The attempt swaps only if its w* (below) is held by a seat it asks: with no candidate
-    # held, it cannot, whatever w* is (and its searches change nothing but scratch).
-    if nheld == 0:
-        return 0
-    nr, _, S = _rest_in_discard_order(tb, s, i)
-    if nr == 0:
-        return 0
-    x = tmp[s.order[0]]
-    x2 = tmp[s.order[1]] if nr >= 2 else -1
-    # w*: the first candidate with the highest score after the swap, if above S; the seat
-    # asks for it only then, and swaps only if a seat takes x for it.
-    # A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
-    # can beat max(S, the best so far), and only a candidate that beats it matters (the
-    # attempt fails unless the best exceeds S; a later candidate must be strictly better).
-    # So each candidate is a search with w required and that floor (_candidate_above); a
-    # candidate whose relaxed upper bound (_bound_may_beat) does not exceed the floor is
-    # passed over without a search.
-    # Who takes x for a held candidate does not depend on the scores, so it is asked first
-    # (_first_taker): takers[j] and its bound on T' in cw[half + j] - 1 (nonzero), and the
-    # candidates split in two. Those some seat may take (a taker, or -2: a lookahead seat,
-    # whose answer is only its query) are searched first, in table order: their best
-    # (w_t, S_t). When none beats S, w* is none or one no seat takes: no swap. Else w* is
-    # w_t unless another candidate (not held, or refused) beats S_t, or ties it before w_t
-    # in table order: then no swap either. So the others are only asked that.
-    # With uneven offers a refusal leads on to an uneven offer: every held candidate is
-    # searched first then, and the offer made through _offer.
+    return nc, nheld != 0
+
+
+@njit(**NO_RC_INLINE)
+def _wanted_card(tb, s, i, excl, nc, S, x, x2):
+    """docs 6.5 step 4: w*, the first candidate (s.queue[:nc], from _candidates) with the
+    highest S_w = best_i(H - x + w), and S_w*, if above S; else (-1, S). With it, when
+    already known, the first seat that takes x for w* (step 5) and its accepts' bound on
+    T'; else -1 there (no seat asked yet: _ask_others then asks).
+
+    The attempt swaps only if w* is a candidate some seat takes, so the seats are asked
+    first where the scores do not matter (_first_taker: who takes x for a held candidate does
+    not depend on S_w). The candidates some seat may take (a taker, or -2: a lookahead seat,
+    whose answer is only its query) are searched first, in table order: their best (w_t,
+    S_t). When none beats S, w* is none or one no seat takes: no swap. Else w* is w_t unless
+    another candidate (not held, or refused) beats S_t, or ties it before w_t in table order:
+    then no swap either. So the others are only asked that. With uneven offers a refusal
+    leads on to step 6: every held candidate is searched first then, and _ask_others asks.
+
+    A play of H - x + w without w is a play of H, so scores at most S: only plays holding w
+    can beat max(S, the best so far), and only a candidate that beats it matters (the attempt
+    fails unless the best exceeds S; a later candidate must be strictly better). So each
+    candidate is a search with w required and that floor (_candidate_above), behind the
+    relaxed bound of the trade bound table."""
+    spi = tb.strat_params[s.strat[i]]
+    ti = _own_types(spi)
+    cw = s.queue
+    half = s.hands.shape[1]
     uneven = tb.gp[GP_UNEVEN] != 0 and x2 >= 0
     takers = s.inplay
     some = False
@@ -1517,12 +1564,13 @@ def _attempt_run(tb, s, i, excl):
             continue
         tk, t2j = _first_taker(tb, s, i, cw[half + j], cw[j], x)
         takers[j] = tk
-        cw[half + j] = t2j + 1
+        cw[half + j] = t2j + 1  # (nonzero: the mark of a held candidate)
         if tk != -1:
             some = True
     if not some:
-        return 0
-    m = _without(H, n, x, tmp2)
+        return _no_card(), S, _no_card(), np.int64(0)
+    tmp2 = s.tmp2
+    m = _without(s.hands[i], s.hn[i], x, tmp2)
     use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
     ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
     wstar = _no_card()
@@ -1537,33 +1585,15 @@ def _attempt_run(tb, s, i, excl):
             wstar = cw[j]
             rstar = j
     if wstar < 0:
-        return 0
+        return _no_card(), S, _no_card(), np.int64(0)
     for j in range(nc):
         if cw[half + j] != 0 and takers[j] != -1:
             continue
         fl = swstar - 1 if j < rstar else swstar
         sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], fl)
         if sw > fl:
-            return 0
-    if takers[rstar] >= 0:
-        _take_offer(s, i, takers[rstar], wstar, x, _no_card(), swstar, cw[half + rstar] - 1)
-        return 1
-    # x for w*, then (uneven trades) x and x2 for w*: one call site of _offer, whose code
-    # (with _accepts's) is inlined once for both.
-    xx = _no_card()
-    s_new = swstar
-    while True:
-        r = _offer(tb, s, i, excl, wstar, x, xx, s_new)
-        if r != 0 or xx >= 0 or not (tb.gp[GP_UNEVEN] and x2 >= 0):
-            return r
-        m = _without(H, n, x, tmp2)
-        m = _without(tmp2, m, x2, tmp2)
-        tmp2[m] = wstar
-        # best(H - x - x2 + w*) > S: plays without w* are plays of H (at most S).
-        s_new = _above(tb, s, tmp2, m + 1, np.int64(1) << m, ti, S)
-        if s_new < 0:
-            return 0
-        xx = x2
+            return _no_card(), S, _no_card(), np.int64(0)
+    return wstar, swstar, takers[rstar], cw[half + rstar] - 1
 
 
 @njit(**NO_RC_INLINE)
@@ -1608,17 +1638,39 @@ def _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, w, floor):
 
 
 @njit(**NO_RC_INLINE)
-def _offer(tb, s, i, excl, wstar, x, x2, s_new):
-    """Seat i offers x (and x2 unless it is -1) for w*, to the other seats in turn order
-    after it (but excl); the first that holds w*, trades and accepts gets the swap. s_new is
-    seat i's best after it, exactly. 1 when a swap was made, 0 when not, PENDING when a
-    lookahead or learned seat must answer first."""
+def _first_taker(tb, s, i, holders, wstar, x):
+    """The seat _ask_others would swap with for x against w* (no x2) when no lookahead seat
+    is asked on the way: (that seat or -1 when every seat asked refuses, accepts' bound on
+    its T'); (-2, 0) when a lookahead seat would be asked (its answer is only known through
+    _ask_others). ``holders``: the mask (2 << h) of the seats h _ask_others asks for w*
+    (_asks), from _candidates. Changes nothing but the seats' search memos. Inlined: a
+    compiled function of its own would link and optimise the whole search again (~4 s of
+    cold compile)."""
+    P = tb.gp[GP_PLAYERS]
+    for step_ in range(1, P):
+        h = _seat_after(i, step_, P)
+        if not (holders >> (h + 1)) & 1:
+            continue
+        if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
+            return np.int64(-2), np.int64(0)
+        t2 = accepts(tb, s, h, wstar, x, _no_card())
+        if t2 >= 0:
+            return h, t2
+    return np.int64(-1), np.int64(0)
+
+
+@njit(**NO_RC_INLINE)
+def _ask_others(tb, s, i, excl, wstar, x, x2, s_new):
+    """docs 6.5 steps 5 and 6: seat i offers x (and x2 unless it is -1) for w*, to the other
+    seats in turn order after it (but excl); the first that holds w*, trades and accepts gets
+    the swap. s_new is seat i's best after it, exactly. 1 when a swap was made, 0 when not,
+    PENDING when a lookahead or learned seat must answer first."""
     P = tb.gp[GP_PLAYERS]
     for step_ in range(1, P):
         h = _seat_after(i, step_, P)
         if not _asks(tb, s, h, excl, wstar):
             continue
-        t2 = _accepts(tb, s, h, wstar, x, x2)
+        t2 = accepts(tb, s, h, wstar, x, x2)
         if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
             t2 = _lookahead_answer(s.sc, i, h, wstar, x, x2, t2)
             if t2 == PENDING:
@@ -1630,25 +1682,19 @@ def _offer(tb, s, i, excl, wstar, x, x2, s_new):
 
 
 @njit(**NO_RC_INLINE)
-def _first_taker(tb, s, i, holders, wstar, x):
-    """The seat _offer would swap with for x against w* (no x2) when no lookahead seat is
-    asked on the way: (that seat or -1 when every seat asked refuses, _accepts's bound on its
-    T'); (-2, 0) when a lookahead seat would be asked (its answer is only known through
-    _offer). ``holders``: the mask (2 << h) of the seats h _offer asks for w* (_asks), from
-    the attempt's listing. Changes nothing but the seats' search memos. Inlined: a compiled
-    function of its own would link and optimise the whole search again (~4 s of cold
-    compile)."""
-    P = tb.gp[GP_PLAYERS]
-    for step_ in range(1, P):
-        h = _seat_after(i, step_, P)
-        if not (holders >> (h + 1)) & 1:
-            continue
-        if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
-            return np.int64(-2), np.int64(0)
-        t2 = _accepts(tb, s, h, wstar, x, _no_card())
-        if t2 >= 0:
-            return h, t2
-    return np.int64(-1), np.int64(0)
+def _uneven_offer(tb, s, i, wstar, x, x2, S):
+    """docs 6.5 step 6: whether seat i offers x and x2 for w*: its best after that swap,
+    best_i(H - x - x2 + w*), when there is an x2, uneven trades are on and it is above S;
+    else -1."""
+    if not (tb.gp[GP_UNEVEN] and x2 >= 0):
+        return np.int64(-1)
+    tmp2 = s.tmp2
+    m = _without(s.hands[i], s.hn[i], x, tmp2)
+    m = _without(tmp2, m, x2, tmp2)
+    tmp2[m] = wstar
+    # Plays without w* are plays of H (at most S): only those holding it may be above S.
+    ti = _own_types(tb.strat_params[s.strat[i]])
+    return _above(tb, s, tmp2, m + 1, np.int64(1) << m, ti, S)
 
 
 @njit(**NO_RC)
@@ -1656,7 +1702,7 @@ def _take_offer(s, i, h, wstar, x, x2, s_new, t2):
     """The swap of an accepted offer, and both seats' new lower bounds."""
     swap(s, i, h, wstar, x, x2)
     s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
-    s.memo[h, MEMO_LB] = t2  # a lower bound on best_h of the new hand (_accepts)
+    s.memo[h, MEMO_LB] = t2  # a lower bound on best_h of the new hand (accepts)
 
 
 @njit(**NO_RC)
@@ -1678,6 +1724,15 @@ def _lookahead_answer(sc, i, h, w, x, x2, t2):
     sc[GS_LA_QX2] = x2
     sc[GS_LA_QG] = 1 if t2 >= 0 else 0
     return PENDING
+
+
+@njit(**NO_RC_INLINE)
+def answer_query(sc, yes):
+    """The parked query's answer (1: the seat accepts), given to the attempt's next run."""
+    nf = sc[GS_LA_NF]
+    sc[GS_LA_F0 + nf] = yes
+    sc[GS_LA_NF] = nf + 1
+    sc[GS_LA_PEND] = 0
 
 
 @njit(**NO_RC)
@@ -1703,10 +1758,11 @@ def swap(s, i, h, w, x, x2):
 
 
 @njit(**NO_RC_INLINE)
-def _accepts(tb, s, h, w, x, x2):
-    """Whether seat h accepts: when it does, a lower bound on T' (its best after the swap)
-    that is exact whenever a search was needed, else -1. Only the answer decides the game;
-    the bound becomes the seat's MEMO_LB (a hint, see _take_offer)."""
+def accepts(tb, s, h, w, x, x2):
+    """docs 6.5 steps 5, 6: whether seat h accepts x (and x2 unless -1) for w: when it does,
+    a lower bound on T' (its best after the swap) that is exact whenever a search was
+    needed, else -1. Only the answer decides the game; the bound becomes the seat's MEMO_LB
+    (a hint, see _take_offer)."""
     sph = tb.strat_params[s.strat[h]]
     th = _own_types(sph)
     b = _hsearch(tb, s, h, th)

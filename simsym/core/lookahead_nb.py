@@ -16,10 +16,26 @@ decisions, game for game (tests/test_lookahead_engines.py, tests/test_learned.py
   model over the candidate's features (:func:`_features`; simsym.learned.features names
   them), without rollouts. With labelling on (simsym.learned.train) its decisions are also
   searched, and the candidates' features and rollout values kept (:func:`_label`).
-* Trade offers: the trade code (game_nb._offer) stops with the query in the state
-  (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop decides the answer (two
-  candidates: greedy's answer and the other) and runs the attempt again, which had changed
-  nothing, with the answers given so far (``GS_LA_F0 ...``).
+* Trade offers: the trade code (game_nb._ask_others, docs 6.5 steps 5, 6) stops with the
+  query in the state (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop
+  decides the answer (two candidates: greedy's answer and the other) and runs the attempt
+  again, which had changed nothing, with the answers given so far (``GS_LA_F0 ...``,
+  game_nb.answer_query). game_nb.play_until, which has neither search nor model, answers
+  such a query itself with greedy's answer (a table of such seats played there from Python).
+
+Why the trade answer is a parked query, not a call: the answer is a search whose rollouts
+play the game loop, and the trade is inside that loop, so a call would have the compiled game
+loop reach itself again while numba compiles it. numba compiles that (it infers the types
+through the recursion), but such code cannot be cached: loaded from numba's cache in a new
+process it crashes (a known numba bug, reproduced with numba 0.68: "Setting cache=True with a
+recursive function results in Segmentation fault"). It does so as well when the function is
+reached again with other argument types, e.g. the rollouts' loop told apart by a None
+answerer (the answer chosen by its type with numba.extending.overload): any function whose
+compiling reaches itself. Without that, the game's loop and the rollouts' (and, under policy
+learned, the learned rollouts', whose seats answer by their model) must be distinct compiled
+functions with the trade code in each, each a whole copy of the game loop with the search
+and the trade inlined into it, the costliest code here to compile. Parked, the one compiled
+game loop serves them all.
 
 Compiling: as in the game kernel, these functions are compiled without reference counting
 (NO_RC), but new_look, which allocates (WITH_RC; game_nb says why). numba links into each
@@ -48,7 +64,7 @@ from numba import njit
 from simsym.core.enums import (
     ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TURN,
     FAM_LEARNED, FAM_LOOKAHEAD, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS,
-    GP_SYMPOSIA, GS_AT, GS_LA_F0,
+    GP_SYMPOSIA, GS_AT,
     GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
     GS_NEV, GS_NPILE, GS_RUNS, GS_TURN, POLICY_GREEDY, POLICY_LEARNED, RES_MASK, RES_SCORE,
     RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
@@ -56,9 +72,9 @@ from simsym.core.enums import (
 )
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
-    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, copy_state,
-    deck_size, discard_and_redraw, komos_discard, make_play, new_state, play_until, record,
-    set_policy, setup, step, swap,
+    _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, answer_query,
+    copy_state, deck_size, discard_and_redraw, komos_discard, make_play, new_state,
+    play_until, record, set_policy, setup, step, swap,
 )
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
@@ -640,9 +656,7 @@ def _take(tb, s, lk, kind, c, seat):
     """Candidate c of the decision _next_decision listed becomes the seat's choice."""
     sc = s.sc
     if kind == LA_TRADE:
-        nf = sc[GS_LA_NF]
-        sc[GS_LA_F0 + nf] = _trade_answer(sc, c)
-        sc[GS_LA_NF] = nf + 1
+        answer_query(sc, _trade_answer(sc, c))
     else:
         # (Symposiarch discards are outside the best play, which the hand still holds;
         # the redraws only add)

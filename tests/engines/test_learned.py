@@ -185,6 +185,36 @@ def test_a_model_of_zeros_plays_greedy(tmp_path):
         assert (ea == eb).all()
 
 
+def test_the_plain_game_loop_plays_a_learned_table_as_greedy_twins():
+    """game_nb.play_until driven from Python on the strong (learned) table: the loop has
+    neither search nor model, so a learned seat makes its choices as its greedy twin (the
+    same parameters) does, a trade answer included. Game 1 asks a learned seat for a trade
+    at turn 11; that query was parked for an answer the plain loop never gave, and it ran
+    the attempt again for ever."""
+    from simsym.core import enums as E
+    from simsym.core import game_nb as G
+    from simsym.engine import setup_for
+    from simsym.scenario import BASE_SCENARIO, load_scenario
+
+    strong = load_scenario(BASE_SCENARIO).judge("strong")
+    tb = setup_for(strong).table()
+    a, b = G.new_state(tb, 20_000), G.new_state(tb, 20_000)
+    G.setup(tb, a, 1, strong.seed)
+    G.setup(tb, b, 1, strong.seed)
+    assert (tb.strat_params[a.strat, E.SP_FAMILY] == E.FAM_LEARNED).all()
+    twins = np.array([tb.strat_params[r, E.SP_TWIN] for r in b.strat], np.int64)
+    G.set_policy(tb, b, twins)
+    assert (tb.strat_params[b.strat, E.SP_FAMILY] == E.FAM_GREEDY).all()
+    G.play_until(tb, a, 12, E.AT_SYMPOSION)  # past the offer of turn 11
+    assert (a.sc[E.GS_TURN], a.sc[E.GS_AT]) == (12, E.AT_SYMPOSION)
+    G.play_until(tb, a, -1, -1)
+    G.play_until(tb, b, -1, -1)
+    assert a.sc[E.GS_AT] == b.sc[E.GS_AT] == E.AT_OVER
+    assert a.sc[E.GS_TRADES] > 0
+    n = a.sc[E.GS_NEV]
+    assert n == b.sc[E.GS_NEV] and (a.ev[:n] == b.ev[:n]).all()
+
+
 # --- no hidden information ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("g", [0, 1])

@@ -75,8 +75,9 @@ def test_every_entry_point_shares_one_compiled_search(base):
     # Those numba inlines into their callers (NO_RC_INLINE) are not compiled on their own
     # when the engine runs: each compiled level above the search optimises its code again.
     for f in (G._step, G.step, G.end_check, G.choose_symposiarch_discards,
-              G.choose_play, G.make_play, G.choose_komos, G._attempt, G._attempt_run, G._offer,
-              G._accepts, G._log, G._candidate_above, G._first_taker):
+              G.choose_play, G.make_play, G.choose_komos, G.trade_attempt, G._candidates,
+              G._offered_card, G._wanted_card, G._candidate_above, G._first_taker,
+              G._ask_others, G._uneven_offer, G.accepts, G.answer_query, G._log):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
 
 
