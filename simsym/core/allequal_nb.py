@@ -32,8 +32,8 @@ What this does not cover (a Social card with a requirement, a wineless Vintage c
 Vintage limit other than 0 or 1, a wine window starting at 0, W possibly above 6) it says
 (UNCOVERED), and the caller searches instead: the trade attempt then searches Social as it
 would have without this. (Calling the search from here would link the whole search into
-this module's compiled code again: ~7 s more cold compile.) tests/test_allequal.py checks the
-answers against the search on rules in which only the all-equal bonus counts, and against
+this module's compiled code again: ~7 s more cold compile.) tests/kernels/test_allequal.py
+checks the answers against the search on rules in which only the all-equal bonus counts, and against
 the reference's brute force.
 """
 

@@ -1,24 +1,24 @@
 """Every integer layout and constant the kernels share, in one module without numba.
 
-The encoders (simsym.cards.encode, simsym.rules, simsym.strategies, simsym.engine), the
-kernels (simsym.core.game_nb, simsym.core.search_nb) and the readers of their output
-(simsym.run, simsym.analysis, ...) all import their layouts from here, so importing a layout
-never compiles or loads a kernel. Each layout has a prefix of its own:
+The encoders (simsym.model.cards.encode, simsym.model.rules, simsym.model.strategies,
+simsym.engine.compiled), the kernels (simsym.core.game_nb, simsym.core.search_nb) and the
+readers of their output (simsym.run, simsym.analysis, ...) all import their layouts from
+here, so importing a layout never compiles or loads a kernel. Each layout has a prefix of its own:
 
 | prefix | array | filled by |
 | --- | --- | --- |
 | ``T_`` | Symposion type codes | |
-| ``CF_``, ``OPT_``, ``STF_`` | card table (one row a kind) | simsym.cards.encode |
+| ``CF_``, ``OPT_``, ``STF_`` | card table (one row a kind) | simsym.model.cards.encode |
 | ``RES_``, ``CH_`` | result row of the search | search_nb |
-| ``RULE_`` | rule array | simsym.rules.encode_rules |
-| ``GP_`` | game parameters | simsym.engine.setup_for |
-| ``SP_``, ``FAM_`` | strategy parameters (one row a strategy) | simsym.strategies |
+| ``RULE_`` | rule array | simsym.model.rules.encode_rules |
+| ``GP_`` | game parameters | simsym.engine.compiled.setup_for |
+| ``SP_``, ``FAM_`` | strategy parameters (one row a strategy) | simsym.model.strategies |
 | ``GS_``, ``AT_`` | game-state scalars and where a game stands | game_nb |
 | ``EV_`` | event codes (docs/game-engine.md section 7) | game_nb |
 | ``CS_`` | per seat and kind card statistics of a game | game_nb |
 | ``ROW_`` | per-game result row | game_nb |
 | ``AGG_`` | per strategy and kind aggregate of a chunk | game_nb |
-| ``CK_`` | a chunk of games in one call: its scalars, rows and aggregate | simsym.engine |
+| ``CK_`` | a chunk of games in one call: its scalars, rows and aggregate | simsym.engine.compiled |
 | ``MEMO_`` | per-seat memo of hand searches | game_nb |
 | ``BT_``, ``BTR_``, ``BTS_`` | trade-candidate bound table, its rows, its scratch | game_nb |
 
@@ -38,7 +38,7 @@ TYPE_NAMES = ("intellectual", "social", "hedonistic")
 # so the columns it reads for every card come first, eight to a line (encode_cards starts
 # the table and so every row on a line), then the options, then the walk states with the
 # Social block on lines of its own, then the columns only the game or the encoding read.
-# Most are derived (simsym.cards.encode fills them from the flags and options, for every
+# Most are derived (simsym.model.cards.encode fills them from the flags and options, for every
 # setting of the two rule options they depend on), so the search reads one value where it
 # would otherwise recompute it from the options on every call.
 # Base games then miss the data cache ~19% less a game (callgrind's model) and the search
@@ -172,7 +172,7 @@ CH_E_SHIFT = 8
 CH_WOMAN = 4096
 
 
-# --- the rule array (simsym.rules.encode_rules) ----------------------------------------------
+# --- the rule array (simsym.model.rules.encode_rules) ---------------------------------------------
 RULE_WINE_LO = 0  # 3 entries: per Symposion type
 RULE_WINE_HI = 3  # 3 entries
 RULE_WINE_SCORED = 6
@@ -186,7 +186,7 @@ RULE_BONUS_STACKS = 13
 RULE_BONUS_WINE_SCORED = 14
 RULE_SIZE = 15
 
-# --- game parameters (int64 array ``gp``, simsym.engine.setup_for) ---------------------------
+# --- game parameters (int64 array ``gp``, simsym.engine.compiled.setup_for) -----------------------
 GP_HAND_SIZE = 0
 GP_DECK_RUNS = 1
 GP_TURN_CAP = 2
@@ -206,7 +206,7 @@ GP_SIZE = GP_COMP + 6
 SEATING_MIRROR, SEATING_ROTATE, SEATING_RANDOM = range(3)
 MAX_PLAYERS = 6
 
-# --- strategies: families and the parameter row (simsym.strategies.encode_strategy) ----------
+# --- strategies: families and the parameter row (simsym.model.strategies.encode_strategy) ---------
 FAM_GREEDY, FAM_PATIENT, FAM_SPECIALIST, FAM_RANDOM, FAM_LOOKAHEAD, FAM_LEARNED = range(6)
 # Families from FAM_LOOKAHEAD on decide through the lookahead's game loop (lookahead_nb): the
 # search, or the learned model over the same candidates.
@@ -292,7 +292,7 @@ AGG_HELD_UNPLAYED_N = 12  # player-games where held but never played ("dead")
 AGG_SIZE = 13
 WIN_UNITS = 60  # divisible by 1..6: tied wins stay whole numbers
 
-# --- a chunk of games played in one call (``State.out``, int64; simsym.engine.run_chunk) -----
+# --- a chunk of games played in one call (``State.out``, int64; simsym.engine.compiled.run_chunk) -
 # These scalars, then the chunk's per-game rows (games x CK_ROW, ROW_ layout) and its
 # aggregate (CK_NSTRAT x kinds x AGG_SIZE).
 CK_G0 = 0  # the chunk's first game

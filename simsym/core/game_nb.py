@@ -2,7 +2,7 @@
 
 One call of :func:`play_until` with turn ``PLAY_CHUNK`` plays the games ``g0 .. g1-1`` of
 the state's chunk (``State.out``) and writes their per-game rows and aggregate counts there
-(simsym.engine.run_chunk allocates it). Game ``g`` depends on (seed, g) alone.
+(simsym.engine.compiled.run_chunk allocates it). Game ``g`` depends on (seed, g) alone.
 The plain-Python statement of the same contract is simsym/reference/game.py, and this module
 follows it phase by phase: :func:`setup`, :func:`end_check`, :func:`amphorae_phase`,
 :func:`symposiarch_phase` (the discards and redraws), :func:`trading`,
@@ -13,7 +13,7 @@ Two records carry everything (namedtuples of arrays, which numba compiles and ca
 * :class:`Table`, read-only while games are played: the card table, the rule array, the game
   parameters, the copies per kind, the strategy tables (one row a strategy: parameters, keep
   values, trade-candidate order) and the trade bound table. Built once by
-  ``simsym.engine.Setup.table()``.
+  ``simsym.engine.compiled.Setup.table()``.
 * :class:`State`, one game in progress: its scalars ``sc`` (layout ``GS_*`` in
   simsym.core.enums; scalars that change live in this small array), its stream, the piles,
   the hands, the scores and statistics, the per-seat memo of searches, the strategy each seat
@@ -150,7 +150,7 @@ State = namedtuple("State", (
     "mark",  # int64 (K,): per kind, who holds it, while a trade attempt lists its
     #          candidates (all 0 otherwise)
     "out",  # int64: the chunk of games play_until(PLAY_CHUNK) plays, its rows and aggregate
-    #         (CK_* layout; simsym.engine gives it; new_state's holds an empty chunk)
+    #         (CK_* layout; simsym.engine.compiled gives it; new_state's holds an empty chunk)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
 
@@ -443,7 +443,7 @@ def _discard_order(kinds_list, n, keep, order):
 
     The three keys packed in one word per position, sorted as plain integers: keep << 32,
     then 2**24 - 1 - kind, then the position in 8 bits (keep values are small, kinds fewer
-    than 2**24: simsym.strategies and the card encoding bound them). A hand of more than
+    than 2**24: simsym.model.strategies and the card encoding bound them). A hand of more than
     255 cards is sorted through _before instead."""
     if n <= 255:
         for i in range(n):
@@ -689,7 +689,7 @@ def bound_table_nb(kinds, rules, bt):
     wine_scored = rules[RULE_WINE_SCORED] != 0
     for k in range(K):
         # The groups a kind may join and its options usable in each: the card table's derived
-        # columns (simsym.cards.encode), as the search reads them.
+        # columns (simsym.model.cards.encode), as the search reads them.
         al = kinds[k, CF_AL + iobm]
         for g in range(4):
             row = _bt_row(k, g)
@@ -1193,7 +1193,7 @@ def play_until(tb, s, turn, at):
     ONE_STEP plays the one phase the state stands at.
 
     Turn PLAY_CHUNK plays the games of the state's chunk (``s.out``, CK_* layout) from their
-    start instead, each one recorded into the chunk's rows and aggregate (simsym.engine's
+    start instead, each one recorded into the chunk's rows and aggregate (simsym.engine.compiled's
     run_chunk). The engine's one compiled game loop serves games, chunks, rollouts and
     single steps. numba links it into every compiled function that calls it, where LLVM
     optimises it again, so the functions above it are few (the rollouts, the lookahead's

@@ -1,7 +1,7 @@
 """The `lookahead` and `learned` players in the numba engine: docs/game-engine.md 6.6, 6.7.
 
 simsym/reference/lookahead.py states the same procedures readably; the two make the same
-decisions, game for game (tests/test_lookahead_engines.py, tests/test_learned.py).
+decisions, game for game (tests/engines/test_lookahead_engines.py, tests/engines/test_learned.py).
 
 * The parts that do not depend on the game state: the rollout streams
   (:func:`rollout_stream_nb`), the determinization of the cards a seat cannot see
@@ -14,7 +14,7 @@ decisions, game for game (tests/test_lookahead_engines.py, tests/test_learned.py
   (``Look.sim``) and played to the end with game_nb.play_until; successive halving ranks them.
 * The learned player (:func:`_learned`) lists the same candidates and scores each with its
   model over the candidate's features (:func:`_features`; simsym.learned.features names
-  them), without rollouts. With labelling on (simsym.learned.train) its decisions are also
+  them), without rollouts. With labelling on (simsym.studies.train) its decisions are also
   searched, and the candidates' features and rollout values kept (:func:`_label`).
 * Trade offers: the trade code (game_nb._ask_others, docs 6.5 steps 5, 6) stops with the
   query in the state (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop
@@ -195,7 +195,7 @@ Look = namedtuple("Look", (
     "model",  # int64 (strategy rows, MODEL_SIZE)
     "kfeat",  # int64 (K, NKF)
     "feat",  # int64 (CMAX, NF)
-    # labelling (simsym.learned.train): each decision of a learned seat is also searched, and
+    # labelling (simsym.studies.train): each decision of a learned seat is also searched, and
     # its candidates' features and rollout values kept
     "lab",  # int64 (LAB_SIZE,): LAB_* below
     "labc",  # int64 (room, LC_SIZE): one row a candidate, LC_* below

@@ -39,7 +39,7 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   classes of alike cards (category, points), so the exclusion sets are vectors of counts per
   class, listed once per deck by encode_cards; a leaf tries only the vectors losing at most
   the I = H bonus or exactly what the all-equal bonus needs, each in closed form. The same
-  answers as the walk below (tests/test_social_closed_form.py), at about three quarters of
+  answers as the walk below (tests/kernels/test_social_closed_form.py), at about three quarters of
   the median search's time. Other hands take
   the general walk.
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
@@ -66,7 +66,7 @@ How it stays exact and fast (the reference brute force in simsym.reference check
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join, its walk states per type already packed and ordered, the groups' bounds a lane
   per group) is read from the card table's derived columns (enums.CF_OKI ..., CF_ST,
-  CF_PUB, filled by simsym.cards.encode), not recomputed per call.
+  CF_PUB, filled by simsym.model.cards.encode), not recomputed per call.
 
 Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
 list of card kinds, then type order intellectual, social, hedonistic, then the canonical
@@ -188,7 +188,7 @@ from simsym.core.enums import (  # the rule array, under the names this module r
 # Columns of a per-card "state" row: one way a card takes part (or not) in a search. Only
 # what the walk and the leaves read: the summed columns packed in 16-bit lanes (S_P0..S_P2),
 # so a step of the walk adds three words (every sum stays below 2**15: MAX_HAND cards of
-# bounded points, see simsym.cards.encode), and the maxed requirements.
+# bounded points, see simsym.model.cards.encode), and the maxed requirements.
 S_P0 = 0  # CW | NCW << 16 | VINT << 32 | VAL << 48: what every step of the walk checks
 S_P1 = 1  # IN | WB << 16 | WOMEN << 32: read at the leaves
 S_P2 = 2  # I | H << 16 | E << 32
@@ -326,7 +326,7 @@ Best = namedtuple("Best", ("score", "n", "mask", "g"))
 @njit(cache=True)
 def workspace_size(n):
     """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards: at
-    least what ``_views`` carves, the same for every n (tests/test_search_parts.py checks
+    least what ``_views`` carves, the same for every n (tests/kernels/test_search_parts.py checks
     that)."""
     n = MAX_HAND  # _views carves room for the largest hand whatever the hand
     return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS

@@ -32,7 +32,7 @@ largest bonus. This walks fewer cards and looks at fewer exclusion sets:
 What this does not cover it says (UNCOVERED), and the caller searches instead: a Social card
 with a requirement, a wine window starting at 0, bonuses where maxbonus < beq or beq < 0,
 E totals of E_MAX or more, and more than XMAX sets to leave out (or XVEC vectors to list
-them). tests/test_social_above.py checks it against the search
+them). tests/kernels/test_social_above.py checks it against the search
 (score-only, Social only) on base and random decks under rule variants, and against the
 reference brute force.
 """

@@ -193,8 +193,8 @@ def test_the_plain_game_loop_plays_a_learned_table_as_greedy_twins():
     the attempt again for ever."""
     from simsym.core import enums as E
     from simsym.core import game_nb as G
-    from simsym.engine import setup_for
-    from simsym.scenario import BASE_SCENARIO, load_scenario
+    from simsym.engine.compiled import setup_for
+    from simsym.model.scenario import BASE_SCENARIO, load_scenario
 
     strong = load_scenario(BASE_SCENARIO).judge("strong")
     tb = setup_for(strong).table()
