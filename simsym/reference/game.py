@@ -1,11 +1,11 @@
 """The reference game engine: one game of Symposion, in plain Python, as docs/game-engine.md says.
 
 This module is the readable, executable statement of the game: the contract is the document
-(docs/game-engine.md, cited below as "spec §n"), the rules are seeds/symposion-rules.txt and
-the product's rulings are docs/rulings.md (`simsym options --rulings`) (cited as "ruling n"). It is slow on purpose
-and written for reading; the numba engine (simsym/core/game_nb.py) must produce the same event
-log, game for game. Nothing here imports simsym.core: the reference must stay an independent
-check.
+(docs/game-engine.md, cited below as "spec §n"), the rules are docs/symposion-rules.txt and
+the product's rulings are docs/rulings.md (`simsym options --rulings`, cited as "ruling n").
+It is slow on purpose and written for reading; the numba engine (simsym/core/game_nb.py)
+must produce the same event log, game for game. Nothing here imports simsym.core: the
+reference must stay an independent check.
 
 Where the document can be read more than one way, a comment marked ``AMBIGUITY`` quotes the
 sentence and says which reading is implemented (the most literal one).

@@ -32,7 +32,8 @@ class ReportData:
     scores: pd.DataFrame | None  # None without totals.json
     lengths: pd.DataFrame | None
     command: list[str]
-    compensation_check: dict | None = None  # compensation.json of `simsym run --verify-compensation`
+    # compensation.json of `simsym run --verify-compensation`
+    compensation_check: dict | None = None
     census: dict | None = None  # census.json: the Symposia of the first games, broken down
 
     @property

@@ -277,8 +277,8 @@ def as_json(res: TableSweep) -> dict:
 
 def write_tables(res: TableSweep, out: Path) -> Path:
     """sweep.md, sweep.json, sweep.csv (the generic sweep metrics), sweep_cards.csv,
-    sweep_flips.csv and two figures (sweep.png: the seats per table; sweep-iwd.png: IWD of each table against the
-    first's) into ``out``. Same inputs, same bytes."""
+    sweep_flips.csv and two figures (sweep.png: the seats per table; sweep-iwd.png: IWD of
+    each table against the first's) into ``out``. Same inputs, same bytes."""
     from simsym.report.table_sweep import markdown, plot_iwd, plot_seats
 
     out.mkdir(parents=True, exist_ok=True)

@@ -147,7 +147,8 @@ def _parse_points(name, text, file, line):
 
 def parse_notation(name: str, text: str, copies: int = 1, *, file: str | None = None,
                    line: int | None = None) -> Card:
-    """Parse one card's notation into a :class:`Card`; a clear error names what it could not read."""
+    """Parse one card's notation into a :class:`Card`; a clear error names what it could not
+    read."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"card {name!r}: empty notation; allowed: {ALLOWED}",
                             file=file, line=line, key=f"cards.{name}")
