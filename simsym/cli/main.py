@@ -15,7 +15,7 @@ import traceback
 
 import click
 
-from simsym.errors import OutputError, SimsymError, environment_error
+from simsym.errors import Interrupted, OutputError, SimsymError, environment_error
 
 ISSUES_URL = "the simsym issue tracker"
 ENVIRONMENT_EXIT = 4  # the machine refused a write: neither a bug (1) nor bad input (2)
@@ -43,11 +43,22 @@ class SimsymGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx):
-        from simsym.run.lifeline import signals_stop_the_run
+        from simsym.run.lifeline import signals_stop_the_run, stop_received
 
         try:
-            with signals_stop_the_run():
-                return super().invoke(ctx)
+            try:
+                with signals_stop_the_run():
+                    return super().invoke(ctx)
+            except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException,
+                    KeyboardInterrupt):
+                raise
+            except Exception as e:
+                signum = stop_received()
+                if signum is None:
+                    raise
+                if ctx.obj and ctx.obj.get("debug"):
+                    traceback.print_exc()
+                raise Interrupted(signum) from e  # what failed, failed because of the stop
         except OSError as e:
             env = environment_error(e)
             if env is None:

@@ -34,9 +34,20 @@ POLL_SECONDS = 0.5
 class _Deferral:
     depth = 0  # > 0: inside deferred_signals()
     pending: int | None = None
+    received: int | None = None  # the first stop signal of the block (signals_stop_the_run)
+    active = False  # inside signals_stop_the_run()
+
+
+def stop_received() -> int | None:
+    """The stop signal received in the last signals_stop_the_run() block, if any: an error
+    raised after it is the stop's doing (numba, stopped inside a callback from C, fails a step
+    later: "no compiled object yet"), and the command reports the stop, not a bug."""
+    return _Deferral.received
 
 
 def _stop(signum, frame):
+    if _Deferral.received is None:
+        _Deferral.received = signum
     for s in STOP_SIGNALS:  # the clean-up that follows is not interrupted again
         signal.signal(s, signal.SIG_IGN)
     if _Deferral.depth:
@@ -64,6 +75,32 @@ def raise_if_stopped():
         raise Interrupted(signum)
 
 
+REDELIVER_S = 0.05
+
+
+def _unraisable(previous):
+    """A ``sys.unraisablehook`` that does not let a stop be lost. Python runs a signal
+    handler in whatever Python code the main thread runs next, and that may be a callback
+    from C: numba's compiler calls back into Python (its object cache notes each module it
+    compiles), and an exception raised in a ctypes callback is reported here and dropped,
+    while _stop has already set the signals aside for the clean-up. The run would then go
+    on, deaf to any further SIGTERM. So the stop handler is set again and the signal sent
+    again a moment later, until it lands in code that lets it through."""
+    def hook(unraisable):
+        e = unraisable.exc_value
+        if not isinstance(e, Interrupted):
+            return previous(unraisable)
+        for s in STOP_SIGNALS:
+            signal.signal(s, _stop)
+        threading.Timer(REDELIVER_S, _redeliver, (e.signum,)).start()
+    return hook
+
+
+def _redeliver(signum):
+    if _Deferral.active:  # still in the block: its handler takes it
+        os.kill(os.getpid(), signum)
+
+
 @contextmanager
 def signals_stop_the_run():
     """Within the block, SIGINT, SIGTERM and SIGHUP raise ``Interrupted(signum)``."""
@@ -72,11 +109,17 @@ def signals_stop_the_run():
         return
     stop = _stop
 
+    _Deferral.received = None
     old = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(old_hook)
+    _Deferral.active = True
     try:
         yield
     finally:
+        _Deferral.active = False
         _Deferral.pending = None
+        sys.unraisablehook = old_hook
         for s, handler in old.items():
             signal.signal(s, handler)
 

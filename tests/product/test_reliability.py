@@ -114,6 +114,78 @@ def test_commands_that_play_games_end_their_workers_on_sigterm(tmp_path, command
     assert_all_gone(kids)
 
 
+SWALLOWED = """
+import ctypes, os, signal, sys, threading, time
+from simsym.errors import Interrupted
+from simsym.run.lifeline import signals_stop_the_run
+
+libc = ctypes.CDLL(None)
+CMP = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+cmp = CMP(lambda a, b: time.sleep(0.2) or 0)  # most of the time inside a callback from C
+pair = (ctypes.c_int * 2)(1, 2)
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+t0 = time.monotonic()
+try:
+    with signals_stop_the_run():
+        for _ in range(150):  # a minute of work, if the stop were lost
+            libc.qsort(pair, 2, ctypes.sizeof(ctypes.c_int), cmp)
+            time.sleep(0.2)
+    print("finished")
+except Interrupted as e:
+    print("interrupted", e.signum, time.monotonic() - t0 < 10)
+"""
+
+
+def test_a_stop_signal_that_lands_in_a_callback_from_c_still_stops_the_run():
+    """numba's compiler calls back into Python from C (its object cache); a stop signal whose
+    handler runs there raises into C, which drops the exception. It is delivered again until
+    it stops the run: at 0.5 s the process is inside qsort's comparison, 0.2 s at a time."""
+    r = subprocess.run([sys.executable, "-c", SWALLOWED], capture_output=True, text=True,
+                       timeout=120)
+    assert r.stdout.split() == ["interrupted", str(int(signal.SIGTERM)), "True"], \
+        r.stdout + r.stderr
+    assert "Exception ignored" not in r.stderr
+
+
+FAILS_AFTER_THE_STOP = """
+import ctypes, os, signal, sys, time
+import click
+from simsym.cli.main import SimsymGroup
+
+libc = ctypes.CDLL(None)
+CMP = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def stopped_inside(a, b):
+    os.kill(os.getpid(), signal.SIGTERM)  # its handler runs here, inside qsort: dropped
+    time.sleep(0.01)
+    return 0
+
+
+@click.group(cls=SimsymGroup)
+def cli():
+    pass
+
+
+@cli.command()
+def work():
+    libc.qsort((ctypes.c_int * 2)(1, 2), 2, ctypes.sizeof(ctypes.c_int), CMP(stopped_inside))
+    raise RuntimeError("no compiled object yet")  # as numba fails once its callback did
+
+
+cli(["work"])
+"""
+
+
+def test_an_error_that_follows_a_stop_is_reported_as_the_stop():
+    """Stopped inside a callback from C, numba fails a moment later with an error of its own:
+    the command says it was interrupted and exits 128 + the signal, not "internal error"."""
+    r = subprocess.run([sys.executable, "-c", FAILS_AFTER_THE_STOP], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 128 + signal.SIGTERM, r.stderr
+    assert r.stderr.strip() == "simsym: interrupted by SIGTERM"
+
+
 def test_workers_exit_by_themselves_when_the_main_process_is_killed(tmp_path):
     out = tmp_path / "run"
     proc = start_run(out, "--jobs", "2")
