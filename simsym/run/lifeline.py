@@ -92,7 +92,9 @@ def _unraisable(previous):
             return previous(unraisable)
         for s in STOP_SIGNALS:
             signal.signal(s, _stop)
-        threading.Timer(REDELIVER_S, _redeliver, (e.signum,)).start()
+        again = threading.Timer(REDELIVER_S, _redeliver, (e.signum,))
+        again.daemon = True  # never what keeps the process from exiting
+        again.start()
     return hook
 
 
