@@ -226,7 +226,7 @@ def optuna_search(sc, spec: TuneSpec, study, jobs: int, echo, progress=None) -> 
 
         tick = _stage(progress, "playing", spec.games, k, spec.trials, "trial")
 
-        def on_block(i, res, trial=trial, values=values):
+        def on_block(i, res, trial=trial, values=values, tick=tick):
             if tick:
                 tick(i, spec.block)
             tsc, changes = apply(sc, spec, values)
@@ -380,7 +380,7 @@ def finals(sc, spec: TuneSpec, rows, jobs: int, echo, progress=None):
         tsc, changes = _scenario_of(sc, spec, c)
         tick = _stage(progress, c.label, spec.holdout_games, i, len(pool), "finalist")
         blocks = play_blocks(tsc, spec.holdout_games, seed, spec.block, jobs,
-                             tick and (lambda b, res: tick(b, spec.block)))
+                             tick and (lambda b, res, tick=tick: tick(b, spec.block)))
         value, parts = measure(tsc, spec, *pooled(blocks), changes)
         echo(f"finalist {i + 1}/{len(pool)} on {spec.holdout_games:,} held-out games: "
              f"{describe(changes)}: objective {value:.2f}")

@@ -48,7 +48,7 @@ def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = Fa
                  f"{games:,} fresh games")
             n = games // spec.block
 
-            def on_block(k, i, n=n, games=games):
+            def on_block(k, i, n=n, games=games, j=j):
                 if progress is not None:  # start's games, then the tuned change's
                     progress.update(k * games + (i + 1) * spec.block)
                 elif j:
