@@ -33,7 +33,7 @@ def replay(events, scenario, searcher, comp=None):
 
     for code, a, b, c, d in (tuple(int(x) for x in e) for e in events):
         assert not ended, "event after END"
-        if code == E.EV_TURN:
+        if code == E.EV.TURN:
             assert total() == deck, f"cards created or lost before turn {a}"
             assert in_play == Counter()
             if turn_seat is not None:
@@ -41,22 +41,22 @@ def replay(events, scenario, searcher, comp=None):
             turn_seat = b
             assert b == a % P
             symposia_this_turn = 0
-        elif code == E.EV_DRAW:
+        elif code == E.EV.DRAW:
             assert pile[b] > 0, f"drew {b}, not in the draw pile"
             pile[b] -= 1
             pile += Counter()
             hands[a][b] += 1
-        elif code == E.EV_RUN_END:
+        elif code == E.EV.RUN_END:
             runs += 1
             assert a == runs and sum(pile.values()) == 0
             if b:
                 assert b == sum(discard.values())
                 pile, discard = discard, Counter()
-        elif code == E.EV_DISCARD:
+        elif code == E.EV.DISCARD:
             assert hands[a][b] > 0
             hands[a][b] -= 1
             discard[b] += 1
-        elif code == E.EV_TRADE:
+        elif code == E.EV.TRADE:
             assert hands[a][c] > 0
             hands[a][c] -= 1
             hands[b][c] += 1
@@ -64,16 +64,16 @@ def replay(events, scenario, searcher, comp=None):
                 assert hands[b][d] > 0
                 hands[b][d] -= 1
                 hands[a][d] += 1
-        elif code == E.EV_PLAY:
+        elif code == E.EV.PLAY:
             symposia_this_turn += 1
             assert symposia_this_turn <= rules.symposia_per_turn
             assert a == turn_seat
             play_type = TYPE_NAMES[b]
-        elif code in (E.EV_PLAYCARD, E.EV_JOIN):
+        elif code in (E.EV.PLAYCARD, E.EV.JOIN):
             assert hands[a][b] > 0
             hands[a][b] -= 1
             in_play[b] += 1
-        elif code == E.EV_SCORE:
+        elif code == E.EV.SCORE:
             cards = sorted(in_play.elements())
             play = searcher.best(cards, types=(play_type,), required=tuple(range(len(cards))))
             assert play.type == play_type, f"illegal Symposion {cards} as {play_type}"
@@ -81,7 +81,7 @@ def replay(events, scenario, searcher, comp=None):
             scores[a] += b
             discard += in_play
             in_play = Counter()
-        elif code == E.EV_END:
+        elif code == E.EV.END:
             ended = True
             assert total() == deck
         else:

@@ -11,9 +11,9 @@
 On this shared machine a timing moves by 10-30% from one run to the next; an instruction
 count hardly does: per search it repeats to ~0.2%, per game to ~1%.
 So a change to a kernel can be judged by the instructions it saves, one run each way, before
-a timed side-by-side comparison (tools/side_by_side.py, `simsym bench`) confirms the time. What a count
-does not see: branch mispredictions and cache misses. (A search over hands met one after the
-other takes about twice the time of the same search repeated, at the same count.)
+a timed side-by-side comparison (tools/side_by_side.py, `simsym bench`) confirms the time.
+What a count does not see: branch mispredictions and cache misses. (A search over hands met
+one after the other takes about twice the time of the same search repeated, at the same count.)
 
 How: the workload runs twice under callgrind with instrumentation off except around the
 measured loop (``callgrind_control -i on`` / ``off`` from inside), once with r repetitions
@@ -105,12 +105,12 @@ def workload(what: str, size: int, reps: int, type_mask: int = 7, toggle: bool =
             for _ in range(reps):
                 for i in range(hands.shape[0]):
                     entry(hands[i], n, table, rules, np.int64(0), tm, res, ws)
-                    s += res[E.RES_SCORE]
+                    s += res[E.RES.SCORE]
             return s
 
         table = encode_cards(scenario.cards)
         rules = encode_rules(scenario.rules)
-        res = np.zeros(E.RES_SIZE, np.int64)
+        res = np.zeros(E.RES.SIZE, np.int64)
         ws = np.empty(workspace_size(9), np.int64)
         hands = deck_hands(scenario, size, 9, 1)
         tm = np.int64(type_mask)

@@ -42,7 +42,7 @@ VARIANTS = (
 )
 RANDOM_DECKS = 12
 HEAD = 1  # the score above the floor best_score_above_ws returns (-1: none)
-PLAY_FIELDS = [E.RES_SCORE, E.RES_TYPE, E.RES_MASK, E.RES_NCARDS]  # best_play_ws's
+PLAY_FIELDS = [E.RES.SCORE, E.RES.TYPE, E.RES.MASK, E.RES.NCARDS]  # best_play_ws's
 
 
 def answers(cases, seed=7):
@@ -60,7 +60,7 @@ def answers(cases, seed=7):
     decks += [_deck(s) for s in range(RANDOM_DECKS)]
     per = cases // (len(decks) * len(VARIANTS)) + 1
     ws = np.zeros(workspace_size(16), np.int64)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     rng = random.Random(seed)
     rows = []
     for cards in decks:
@@ -85,7 +85,7 @@ def answers(cases, seed=7):
                 best_play_ws(hand, n, table, rules, req, tm, res, ws)
                 play = res[PLAY_FIELDS].copy()  # what the play mode writes
                 above = best_score_above_ws(hand, n, table, rules, req, tm, floor, res, ws)
-                score = res[:E.RES_TYPE + 1].copy()
+                score = res[:E.RES.TYPE + 1].copy()
                 rows.append(np.concatenate([np.array([above], np.int64), full, hint, play,
                                             score]))
     return np.array(rows, np.int64)

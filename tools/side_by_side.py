@@ -67,7 +67,7 @@ def measure(rounds: int, games: int, stride: int) -> dict:
     sc = load_scenario(REPO_ROOT / "scenarios" / "base.yaml")
     table = encode_cards(sc.cards)
     rules = encode_rules(sc.rules)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     ws = np.empty(workspace_size(9), np.int64)
     hands = deck_hands(sc, 2000, 9, 1)
     setup = engine.setup_for(sc)

@@ -39,11 +39,11 @@ def census(scenario, games: int = CENSUS_GAMES) -> dict:
     for events, _, _ in logged_games(setup, 0, games):
         in_play, ptype = [], None
         for code, a, b, c, d in events.tolist():
-            if code == E.EV_PLAY:
+            if code == E.EV.PLAY:
                 in_play, ptype = [], TYPE_NAMES[b]
-            elif code in (E.EV_PLAYCARD, E.EV_JOIN):
+            elif code in (E.EV.PLAYCARD, E.EV.JOIN):
                 in_play.append(b)
-            elif code == E.EV_SCORE:
+            elif code == E.EV.SCORE:
                 p = searcher.best_parts(in_play, types=(ptype,),
                                         required=tuple(range(len(in_play))))
                 plays[ptype] += 1

@@ -42,15 +42,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simsym.core.enums import (
-    CF_AL, CF_CONTAINER, CF_NOPT, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM,
-    MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
-    RULE_WINE_LO, T_SOCIAL,
-)
+from simsym.core.enums import CF, MAX_OPTIONS, OPT, RULE, T_SOCIAL
 from simsym.core.options import INNER, PY_ENTRY
 from simsym.core.search_nb import _rule_facts
 
-G_SOCIAL = 2  # the Social search group (its bit in the card table's CF_AL columns)
+G_SOCIAL = 2  # the Social search group (its bit in the card table's CF.AL columns)
 W_MAX = 6  # the largest W the grid holds: I and H 0..6, a byte a value of I
 UNCOVERED = -2  # all_equal_above_ws's answer for what it does not cover
 # BYTES[b]: in bytes 0..6, the bits of the H values that stay at most 6 after adding b.
@@ -117,11 +113,11 @@ def _add_card(g, kinds, k, must, split):
     """Grid g with card kind k played with one of its wineless options (or, unless
     ``must``, left out)."""
     out = np.uint64(0) if must else g
-    for o in range(kinds[k, CF_NOPT]):
-        base = CF_OPT + o * OPT_SIZE
-        if kinds[k, base + OPT_WINE] > 0 or kinds[k, base + OPT_WINE_SCORED] > 0:
+    for o in range(kinds[k, CF.NOPT]):
+        base = CF.OPT + o * OPT.SIZE
+        if kinds[k, base + OPT.WINE] > 0 or kinds[k, base + OPT.WINE_SCORED] > 0:
             continue
-        out |= _add(g, kinds[k, base + OPT_I], kinds[k, base + OPT_H], kinds[k, base + OPT_E],
+        out |= _add(g, kinds[k, base + OPT.I], kinds[k, base + OPT.H], kinds[k, base + OPT.E],
                     split)
     return out
 
@@ -131,9 +127,9 @@ def _add_card_all(g, kinds, k, split):
     """The cells of grid g with card kind k added in any of its options (wine options' own
     I, H and E points included)."""
     out = np.uint64(0)
-    for o in range(kinds[k, CF_NOPT]):
-        base = CF_OPT + o * OPT_SIZE
-        out |= _add(g, kinds[k, base + OPT_I], kinds[k, base + OPT_H], kinds[k, base + OPT_E],
+    for o in range(kinds[k, CF.NOPT]):
+        base = CF.OPT + o * OPT.SIZE
+        out |= _add(g, kinds[k, base + OPT.I], kinds[k, base + OPT.H], kinds[k, base + OPT.E],
                     split)
     return out
 
@@ -144,9 +140,9 @@ def social_card(kinds, k, iobm, required):
     may join a Social play; 0 it may not (not a Social card); -1 it may not but is
     required, so there is no Social play; UNCOVERED it has a requirement (women, Wine),
     which they do not answer."""
-    if not (kinds[k, CF_AL + iobm] >> G_SOCIAL) & 1:
+    if not (kinds[k, CF.AL + iobm] >> G_SOCIAL) & 1:
         return -1 if required else 0
-    if kinds[k, CF_REQ_WOMEN] > 0 or kinds[k, CF_REQ_WINE] > 0:
+    if kinds[k, CF.REQ_WOMEN] > 0 or kinds[k, CF.REQ_WINE] > 0:
         return UNCOVERED
     return 1
 
@@ -172,8 +168,8 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     least ae_workspace_size(n) entries."""
     rf = _rule_facts(rules)  # the rule values the search reads, as it reads them
     maxbonus = rf.maxbonus
-    lo = rules[RULE_WINE_LO + T_SOCIAL]
-    hi = rules[RULE_WINE_HI + T_SOCIAL]
+    lo = rules[RULE.WINE_LO + T_SOCIAL]
+    hi = rules[RULE.WINE_HI + T_SOCIAL]
     need = rf.need_ncw
     max_vint = rf.max_vint
     split = rf.either_split
@@ -201,8 +197,8 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             continue
         if st != 1:
             return np.int64(st)
-        vint = kinds[k, CF_VINTAGE] != 0
-        if kinds[k, CF_WM] == 0:
+        vint = kinds[k, CF.VINTAGE] != 0
+        if kinds[k, CF.WM] == 0:
             if vint:
                 return np.int64(UNCOVERED)
             grid = _add_card(grid, kinds, k, required, split)
@@ -211,7 +207,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         r = cards + m * REC
         ws[r] = k
         nc = 0
-        has_wineless = kinds[k, CF_WM] != (1 << kinds[k, CF_NOPT]) - 1
+        has_wineless = kinds[k, CF.WM] != (1 << kinds[k, CF.NOPT]) - 1
         if vint:
             if not required:  # left out
                 _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
@@ -225,11 +221,11 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         elif not required:
             _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
             nc += 1
-        cont = kinds[k, CF_CONTAINER] != 0
-        for o in range(kinds[k, CF_NOPT]):
-            base = CF_OPT + o * OPT_SIZE
-            pw = kinds[k, base + OPT_WINE]
-            sw = kinds[k, base + OPT_WINE_SCORED]
+        cont = kinds[k, CF.CONTAINER] != 0
+        for o in range(kinds[k, CF.NOPT]):
+            base = CF.OPT + o * OPT.SIZE
+            pw = kinds[k, base + OPT.WINE]
+            sw = kinds[k, base + OPT.WINE_SCORED]
             if pw <= 0 and sw <= 0:
                 continue
             cw = sw if wine_scored else pw
@@ -311,10 +307,10 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         o = ws[q + C_OPT]
         k = ws[r]
         if o >= 0:
-            base = CF_OPT + o * OPT_SIZE
-            ci = kinds[k, base + OPT_I]
-            ch = kinds[k, base + OPT_H]
-            ce = kinds[k, base + OPT_E]
+            base = CF.OPT + o * OPT.SIZE
+            ci = kinds[k, base + OPT.I]
+            ch = kinds[k, base + OPT.H]
+            ce = kinds[k, base + OPT.E]
             if ci or ch or ce:
                 g = _add(g, ci, ch, ce, split)
         elif o < -1:
@@ -365,10 +361,10 @@ def _wine_facts(kinds, k, wine_scored, bonus_scored):
     bwb = 0
     bx = 0
     bs = 0
-    for o in range(kinds[k, CF_NOPT]):
-        base = CF_OPT + o * OPT_SIZE
-        pw = kinds[k, base + OPT_WINE]
-        sw = kinds[k, base + OPT_WINE_SCORED]
+    for o in range(kinds[k, CF.NOPT]):
+        base = CF.OPT + o * OPT.SIZE
+        pw = kinds[k, base + OPT.WINE]
+        sw = kinds[k, base + OPT.WINE_SCORED]
         if pw <= 0 and sw <= 0:
             continue
         cw = sw if wine_scored else pw
@@ -385,11 +381,11 @@ def _ae_add(scr, at, kinds, k, rf, must):
     g = np.uint64(scr[at + AEP_GRID])
     g2 = _add_card_all(g, kinds, k, rf.either_split)
     scr[at + AEP_GRID] = np.int64(g2 if must else g | g2)
-    if kinds[k, CF_WM] != 0:
+    if kinds[k, CF.WM] != 0:
         bwb, bx, bs = _wine_facts(kinds, k, rf.wine_scored, rf.bonus_wine_scored)
         scr[at + AEP_WSUM] += bwb
         scr[at + AEP_ASUM] += bs
-        if kinds[k, CF_VINTAGE] != 0 and rf.max_vint <= 1:
+        if kinds[k, CF.VINTAGE] != 0 and rf.max_vint <= 1:
             scr[at + AEP_XVINT] = max(scr[at + AEP_XVINT], bx)
         else:
             scr[at + AEP_XSUM] += bx
@@ -405,7 +401,7 @@ def ae_prep(hand, n, kinds, rules, scr, at):
     scr[at + AEP_GRID] = 1  # (I, H) = (0, 0)
     for p in range(n):
         k = hand[p]
-        if (kinds[k, CF_AL + rf.iobm] >> G_SOCIAL) & 1:
+        if (kinds[k, CF.AL + rf.iobm] >> G_SOCIAL) & 1:
             _ae_add(scr, at, kinds, k, rf, False)
 
 
@@ -416,13 +412,13 @@ def ae_may_beat_with(scr, at, kinds, rules, w, floor):
     play's (every card optional in any option, w played). True when one may, or when the
     test cannot tell (W possibly beyond the grid)."""
     rf = _rule_facts(rules)
-    if not (kinds[w, CF_AL + rf.iobm] >> G_SOCIAL) & 1:
+    if not (kinds[w, CF.AL + rf.iobm] >> G_SOCIAL) & 1:
         return False  # no Social play may hold w
     t = at + AEP_SIZE  # the prepared sums plus w, just after them
     for c in range(AEP_SIZE):
         scr[t + c] = scr[at + c]
     _ae_add(scr, t, kinds, w, rf, True)
-    hi = rules[RULE_WINE_HI + T_SOCIAL]
+    hi = rules[RULE.WINE_HI + T_SOCIAL]
     vint = scr[t + AEP_XVINT] if rf.max_vint > 0 else 0
     wcap = min(scr[t + AEP_WSUM], hi + scr[t + AEP_XSUM] + vint)
     if wcap > W_MAX:

@@ -14,13 +14,13 @@ Two records carry everything (namedtuples of arrays, which numba compiles and ca
   parameters, the copies per kind, the strategy tables (one row a strategy: parameters, keep
   values, trade-candidate order) and the trade bound table. Built once by
   ``simsym.engine.compiled.Setup.table()``.
-* :class:`State`, one game in progress: its scalars ``sc`` (layout ``GS_*`` in
+* :class:`State`, one game in progress: its scalars ``sc`` (layout ``GS`` in
   simsym.core.enums; scalars that change live in this small array), its stream, the piles,
   the hands, the scores and statistics, the per-seat memo of searches, the strategy each seat
   plays, the event log and the scratch arrays. Allocated once (:func:`new_state`) and reset by
   :func:`setup` for every game, so nothing is allocated per game.
 
-A state knows where it stands (``sc[GS_AT]``, an ``AT_*`` phase boundary), so a game can be
+A state knows where it stands (``sc[GS.AT]``, an ``AT`` phase boundary), so a game can be
 stopped at any phase boundary and played on from there (:func:`play_until`, :func:`step`).
 
 Rollouts (docs/game-engine.md, "Rollouts"): :func:`rollout_nb` copies a state into another,
@@ -31,8 +31,8 @@ key such as (seed, game, turn, seat, decision, iteration)) and plays to the end;
 the final scores. A decision can be evaluated by applying it to a copy
 (:func:`discard_and_redraw`, :func:`make_play`, :func:`komos_discard`) and rolling that out.
 What a seat knows, for re-dealing the cards it has not seen: the discard pile's counts
-(``dcount``), the cards each seat played (``cs[:, :, CS_PLAYED]``), the hand sizes (``hn``)
-and the runs ended (``sc[GS_RUNS]``).
+(``dcount``), the cards each seat played (``cs[:, :, CS.PLAYED]``), the hand sizes (``hn``)
+and the runs ended (``sc[GS.RUNS]``).
 """
 
 from __future__ import annotations
@@ -43,35 +43,8 @@ import numpy as np
 from numba import njit
 
 from simsym.core.enums import (
-    AGG_DISCARDED, AGG_END, AGG_GD_N, AGG_GD_W, AGG_GIH_N, AGG_GIH_W, AGG_HELD_UNPLAYED_N,
-    AGG_OH_N, AGG_OH_W, AGG_PLAYED, AGG_PLAYED_N, AGG_POINTS, AGG_TRADED, ALL_TYPES,
-    AT_AMPHORAE, AT_DEAL, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TRADING, AT_TURN,
-    BTR_IO, BTR_JOIN, BTR_MCW, BTR_NCW, BTR_NO, BTR_NW, BTR_OPT, BTR_REQW, BTR_REQWINE,
-    BTR_VINT, BTR_WOMAN, BTS_BASE, BTS_CAP, BTS_DP, BTS_WOMEN, BT_BONUS, BT_BONUS_NAE, BT_HI, BT_LO,
-    BT_MAXCW, BT_MAY_AE, BT_NCW, BT_NEG, BT_ON, BT_PK, BT_SCR, BT_TAB, BT_VMODE, BT_W, BT_WMAX,
-    BTP_CAP, BTP_MAXN, BTP_MCW, BTP_NCW, BTP_VINT, BTP_W, CF_AL, CF_CONTAINER,
-    CF_DRAWS, CF_DRAW_USABLE, CF_IO, CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE,
-    CF_REQ_WOMEN, CF_VINTAGE, CF_WOMAN, CS_DISCARDED, CS_DRAWN, CS_END, CS_HELD, CS_OPENING,
-    CS_PLAYED, CS_POINTS, CS_RECEIVED, CS_SIZE, DISCARD_KOMOS, DISCARD_SYMPOSIARCH, EV_DISCARD,
-    EV_DRAW, EV_END, EV_JOIN, EV_PLAY, EV_PLAYCARD, EV_RUN_END, EV_SCORE, EV_SIZE, EV_TRADE,
-    EV_TURN, FAM_PATIENT, FAM_RANDOM, FAM_SPECIALIST, GP_BETWEEN, GP_CHAIN, GP_COMP,
-    GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_HAND_SIZE, GP_KOMOS, GP_MAX_TRADES, GP_MAY_JOIN,
-    GP_PLAYERS, GP_SEATING, GP_SYMPOSIA, GP_TRADING, GP_TURN_CAP, GP_UNEVEN, GS_AT, GS_DEAL,
-    GS_MADE, GS_MAXEV, GS_NDISC, GS_NEV, GS_NPILE, GS_RUNS, GS_SIZE, GS_STALLED, GS_TRADES,
-    GS_TSTEP, GS_TURN, MEMO_CVER, MEMO_LB, MEMO_OWN, MEMO_PK, MEMO_PKVER, MEMO_RES, MEMO_SIZE,
-    MEMO_VER, OPT_E,
-    OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RES_MASK, RES_SCORE, RES_SIZE, RES_TYPE,
-    ROW_DEAL, ROW_FIXED, ROW_STALLED, ROW_TRADES, ROW_TURNS, RULE_BONUS_ALL, RULE_BONUS_EQ,
-    RULE_BONUS_STACKS, RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_WINE_HI,
-    RULE_WINE_LO, RULE_WINE_SCORED, SEATING_RANDOM, SEATING_ROTATE, SP_DISCARD_MAX, SP_FALLBACK,
-    SP_FAMILY, SP_FAVOURS, SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_THRESHOLD, SP_TRADE,
-    SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SRC_AMPHORAE, SRC_ANDRON, SRC_DEAL, SRC_SYMPOSIARCH,
-    WIN_UNITS,
-)
-from simsym.core.enums import (
-    AGG_SIZE, CK_G, CK_G0, CK_G1, CK_NSTRAT, CK_ROW, CK_SEED, CK_SIZE,
-    FAM_LOOKAHEAD, GS_LA_F0, GS_LA_NF, GS_LA_PEND, GS_LA_Q, GS_LA_QG, GS_LA_QH, GS_LA_QI,
-    GS_LA_QW, GS_LA_QX, GS_LA_QX2,
+    AGG, ALL_TYPES, AT, BT, BTP, BTP_CAP, BTP_MAXN, BTR, BTS, BT_MAY_AE, BT_NEG, BT_WMAX, CF, CK,
+    CS, DISCARD, EV, EV_SIZE, FAM, GP, GS, MEMO, OPT, RES, ROW, RULE, SEATING, SP, SRC, WIN_UNITS,
 )
 from simsym.core.allequal_nb import (
     AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_ws,
@@ -127,30 +100,39 @@ Table = namedtuple("Table", ("kinds", "rules", "gp", "copies", "base_strat", "st
 # One game in progress. The fields up to ``ev`` are the game; the rest is scratch, which
 # copy_state does not copy.
 State = namedtuple("State", (
-    "sc",  # int64 (GS_SIZE,): the scalars of the game, GS_*
+    "sc",  # int64 (GS.SIZE,): the scalars of the game (the GS record)
     "rng",  # uint64 (1,): the stream every random choice draws from
-    "pile",  # int64 (D,): the draw pile, its top at pile[sc[GS_NPILE] - 1]
-    "disc",  # int64 (D,): the discard pile, sc[GS_NDISC] cards in pile order
+    "pile",  # int64 (D,): the draw pile, its top at pile[sc[GS.NPILE] - 1]
+    "disc",  # int64 (D,): the discard pile, sc[GS.NDISC] cards in pile order
     "dcount",  # int64 (K,): cards of each kind in the discard pile
     "hands",  # int64 (P, D + 8): each seat's hand, sorted, hn[p] cards
     "hn",  # int64 (P,)
     "score",  # int64 (P,)
     "symposia",  # int64 (P,)
     "by_type",  # int64 (P, 3): points by Symposion type
-    "cs",  # int64 (P, K, CS_SIZE): per seat and kind statistics (docs section 8)
-    "memo",  # int64 (P, MEMO_SIZE): per seat, its hand's version and cached searches
+    "cs",  # int64 (P, K, CS.SIZE): per seat and kind statistics (docs section 8)
+    "memo",  # int64 (P, MEMO.SIZE): per seat, its hand's version and cached searches
     "strat",  # int64 (P,): the row of the strategy tables each seat plays now (its policy)
     "seat_strat",  # int64 (P,): the strategy seated there for the game (what it reports)
-    "ev",  # int64 (n, EV_SIZE): the event log (sc[GS_MAXEV] rows may be written)
-    "tmp", "tmp2", "tmp3", "order", "inplay", "queue",  # int64 scratch of a hand or two
-    "res",  # int64 (RES_SIZE,): a search result
+    "ev",  # int64 (n, EV_SIZE): the event log (sc[GS.MAXEV] rows may be written)
+    "tmp", "tmp2", "tmp3", "order",  # int64 (H,): a hand's cards, and an order over them
+    "inplay",  # int64 (H,): make_play: the cards played (the Symposion and its joiners)
+    "queue",  # int64 (2 H,): make_play: the draw queue of the cards played
+    "discards",  # int64 (H,): the cards a seat discards (Symposiarch or Komos phase)
+    "cand",  # int64 (K,): a trade attempt's candidate kinds (docs 6.5 step 3)
+    "cand_seats",  # int64 (K,): ... per candidate, the mask (2 << h) of the seats h the offer
+    #                asks that hold it (0: none)
+    "taker",  # int64 (K,): ... per held candidate, the first seat that takes x for it (-1:
+    #           none; -2: a lookahead seat is asked first)
+    "taker_t2",  # int64 (K,): ... and that seat's accepts' bound on T'
+    "res",  # int64 (RES.SIZE,): a search result
     "sws",  # the search's workspace (and all_equal_above_ws's)
-    "bscr",  # int64 (4 * BT_SCR + 2 * AEP_SIZE,): the trade bound's scratch (BSCR_AE on:
+    "bscr",  # int64 (4 * BTS.SIZE + 2 * AEP_SIZE,): the trade bound's scratch (BSCR_AE on:
     #          the all-equal first test's, allequal_nb.ae_prep)
     "mark",  # int64 (K,): per kind, who holds it, while a trade attempt lists its
     #          candidates (all 0 otherwise)
     "out",  # int64: the chunk of games play_until(PLAY_CHUNK) plays, its rows and aggregate
-    #         (CK_* layout; simsym.engine.compiled gives it; new_state's holds an empty chunk)
+    #         (CK layout; simsym.engine.compiled gives it; new_state's holds an empty chunk)
 ))
 N_GAME_FIELDS = State._fields.index("ev")  # the fields copy_state copies
 
@@ -170,46 +152,47 @@ def deck_size(copies):
     return D
 
 
-BSCR_AE = 4 * BT_SCR  # where the all-equal first test's sums start in a state's bscr
+BSCR_AE = 4 * BTS.SIZE  # where the all-equal first test's sums start in a state's bscr
 
 
 @njit(**WITH_RC_PY)
 def new_state(tb, maxev):
     """A state for games of the table, with room for ``maxev`` events (0: no log)."""
-    P = tb.gp[GP_PLAYERS]
+    P = tb.gp[GP.PLAYERS]
     K = tb.kinds.shape[0]
     D = deck_size(tb.copies)
     H = D + 8
-    sc = np.zeros(GS_SIZE, np.int64)
-    sc[GS_MAXEV] = maxev
-    memo = np.zeros((P, MEMO_SIZE), np.int64)
-    memo[:, MEMO_PKVER] = -1  # no sums yet (setup says so again for every game)
+    sc = np.zeros(GS.SIZE, np.int64)
+    sc[GS.MAXEV] = maxev
+    memo = np.zeros((P, MEMO.SIZE), np.int64)
+    memo[:, MEMO.PKVER] = -1  # no sums yet (setup says so again for every game)
     return State(sc, np.zeros(1, np.uint64), np.zeros(D, np.int64), np.zeros(D, np.int64),
                  np.zeros(K, np.int64), np.zeros((P, H), np.int64), np.zeros(P, np.int64),
                  np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros((P, 3), np.int64),
-                 np.zeros((P, K, CS_SIZE), np.int64), memo,
+                 np.zeros((P, K, CS.SIZE), np.int64), memo,
                  np.zeros(P, np.int64), np.zeros(P, np.int64),
                  np.zeros((max(maxev, 1), EV_SIZE), np.int64),
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(H, np.int64),
                  np.zeros(H, np.int64), np.zeros(H, np.int64), np.zeros(2 * H, np.int64),
-                 np.zeros(RES_SIZE, np.int64),
+                 np.zeros(H, np.int64), np.zeros(K, np.int64), np.zeros(K, np.int64),
+                 np.zeros(K, np.int64), np.zeros(K, np.int64), np.zeros(RES.SIZE, np.int64),
                  np.zeros(max(workspace_size(H), ae_workspace_size(H), social_workspace_size(H)),
                           np.int64),
                  np.zeros(BSCR_AE + 2 * AEP_SIZE, np.int64), np.zeros(K, np.int64),
-                 np.zeros(CK_SIZE, np.int64))
+                 np.zeros(CK.SIZE, np.int64))
 
 
 @njit(**NO_RC_PY)
 def copy_state(src, dst):
     """Copy the game of ``src`` into ``dst`` (a state of the same table; nothing is
     allocated and nothing of ``src`` is shared). ``dst`` keeps its own event log: its count
-    restarts at 0 and its room (sc[GS_MAXEV]) stays. (Loops, not slice assignments: those
+    restarts at 0 and its room (sc[GS.MAXEV]) stays. (Loops, not slice assignments: those
     compile numba's shape checks and their error messages, 10 s of the lookahead's cold
     compile for a copy whose shapes always agree.)"""
-    maxev = dst.sc[GS_MAXEV]
+    maxev = dst.sc[GS.MAXEV]
     _copy1(src.sc, dst.sc)
-    dst.sc[GS_NEV] = 0
-    dst.sc[GS_MAXEV] = maxev
+    dst.sc[GS.NEV] = 0
+    dst.sc[GS.MAXEV] = maxev
     dst.rng[0] = src.rng[0]
     _copy1(src.pile, dst.pile)
     _copy1(src.disc, dst.disc)
@@ -256,8 +239,8 @@ def set_policy(tb, s, policy):
     for p in range(s.strat.shape[0]):
         if s.strat[p] != policy[p]:
             s.strat[p] = policy[p]
-            s.memo[p, MEMO_OWN] = _own_types(tb.strat_params[policy[p]])
-            s.memo[p, MEMO_LB] = 0  # a bound on the old strategy's own best play
+            s.memo[p, MEMO.OWN] = _own_types(tb.strat_params[policy[p]])
+            s.memo[p, MEMO.LB] = 0  # a bound on the old strategy's own best play
 
 
 @njit(**WITH_RC_PY)
@@ -280,28 +263,28 @@ def rollout_nb(tb, src, dst, policy, stream):
 
 @njit(**NO_RC_INLINE)
 def _log(ev, sc, code, a, b, c, d):
-    n = sc[GS_NEV]
-    if n < sc[GS_MAXEV]:
+    n = sc[GS.NEV]
+    if n < sc[GS.MAXEV]:
         ev[n, 0] = code
         ev[n, 1] = a
         ev[n, 2] = b
         ev[n, 3] = c
         ev[n, 4] = d
-        sc[GS_NEV] = n + 1
+        sc[GS.NEV] = n + 1
 
 
 @njit(**NO_RC_INLINE)
 def _draw(tb, s):
     """docs section 4: a kind, or -1 when nothing can be drawn."""
-    return _draw_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev)
+    return _draw_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP.DECK_RUNS], s.ev)
 
 
 @njit(**NO_RC_INLINE)
 def _draw_a(rng, sc, pile, disc, dcount, deck_runs, ev):
-    if sc[GS_NPILE] == 0 and not _refill_a(rng, sc, pile, disc, dcount, deck_runs, ev):
+    if sc[GS.NPILE] == 0 and not _refill_a(rng, sc, pile, disc, dcount, deck_runs, ev):
         return -1
-    sc[GS_NPILE] -= 1
-    return pile[sc[GS_NPILE]]
+    sc[GS.NPILE] -= 1
+    return pile[sc[GS.NPILE]]
 
 
 @njit(**NO_RC)
@@ -309,29 +292,29 @@ def _refill_a(rng, sc, pile, disc, dcount, deck_runs, ev):
     """The draw pile is empty: shuffle the discard pile into it, unless the deck has run out
     its runs (or there is nothing to shuffle). Returns whether there is a card to draw. Out
     of line: a draw inlines only the common case, a card from the pile."""
-    if sc[GS_NDISC] == 0:
+    if sc[GS.NDISC] == 0:
         return False
-    if sc[GS_RUNS] == deck_runs:
+    if sc[GS.RUNS] == deck_runs:
         return False
-    sc[GS_RUNS] += 1
-    if sc[GS_RUNS] == deck_runs:
-        _log(ev, sc, EV_RUN_END, sc[GS_RUNS], 0, 0, 0)
+    sc[GS.RUNS] += 1
+    if sc[GS.RUNS] == deck_runs:
+        _log(ev, sc, EV.RUN_END, sc[GS.RUNS], 0, 0, 0)
         return False
-    n = sc[GS_NDISC]
+    n = sc[GS.NDISC]
     for i in range(n):
         pile[i] = disc[i]
     dcount[:] = 0
-    sc[GS_NDISC] = 0
-    sc[GS_NPILE] = n
+    sc[GS.NDISC] = 0
+    sc[GS.NPILE] = n
     shuffle_nb(rng, pile, n)
-    _log(ev, sc, EV_RUN_END, sc[GS_RUNS], n, 0, 0)
+    _log(ev, sc, EV.RUN_END, sc[GS.RUNS], n, 0, 0)
     return True
 
 
 @njit(**NO_RC_INLINE)
 def _draw_to(tb, s, p, source):
     """A draw into seat p's hand (logged and counted) when one can be made: the kind, or -1."""
-    return _draw_to_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP_DECK_RUNS], s.ev, s.cs,
+    return _draw_to_a(s.rng, s.sc, s.pile, s.disc, s.dcount, tb.gp[GP.DECK_RUNS], s.ev, s.cs,
                       s.hands, s.hn, s.memo, p, source)
 
 
@@ -339,8 +322,8 @@ def _draw_to(tb, s, p, source):
 def _draw_to_a(rng, sc, pile, disc, dcount, deck_runs, ev, cs, hands, hn, memo, p, source):
     c = _draw_a(rng, sc, pile, disc, dcount, deck_runs, ev)
     if c >= 0:
-        _log(ev, sc, EV_DRAW, p, c, source, 0)
-        _card_gain(cs, p, c, CS_OPENING if source == SRC_DEAL else CS_DRAWN)
+        _log(ev, sc, EV.DRAW, p, c, source, 0)
+        _card_gain(cs, p, c, CS.OPENING if source == SRC.DEAL else CS.DRAWN)
         _hand_add(hands, hn, memo, p, c)
     return c
 
@@ -348,13 +331,13 @@ def _draw_to_a(rng, sc, pile, disc, dcount, deck_runs, ev, cs, hands, hn, memo, 
 @njit(**NO_RC)
 def _card_gain(cs, p, k, col):
     cs[p, k, col] += 1
-    cs[p, k, CS_HELD] = 1
+    cs[p, k, CS.HELD] = 1
 
 
 @njit(**NO_RC)
 def _hand_add(hands, hn, memo, p, k):
     """Insert kind k into seat p's hand, kept sorted (and bump the hand's version)."""
-    memo[p, MEMO_VER] += 1
+    memo[p, MEMO.VER] += 1
     q = hn[p]
     while q > 0 and hands[p, q - 1] > k:
         hands[p, q] = hands[p, q - 1]
@@ -367,8 +350,8 @@ def _hand_add(hands, hn, memo, p, k):
 def _hand_lost_cards(memo, p):
     """Seat p's hand lost cards (or was replaced): bump its version, so its cached searches
     and packed sums are stale, and forget the lower bound on its best play."""
-    memo[p, MEMO_VER] += 1
-    memo[p, MEMO_LB] = 0
+    memo[p, MEMO.VER] += 1
+    memo[p, MEMO.LB] = 0
 
 
 @njit(**NO_RC)
@@ -409,8 +392,8 @@ def _to_discard(s, p, cards, n, phase):
     _sort(cards, n)
     cs = s.cs
     for j in range(n):
-        _log(s.ev, s.sc, EV_DISCARD, p, cards[j], phase, 0)
-        cs[p, cards[j], CS_DISCARDED] += 1
+        _log(s.ev, s.sc, EV.DISCARD, p, cards[j], phase, 0)
+        cs[p, cards[j], CS.DISCARDED] += 1
     _discard_cards(s.disc, s.dcount, s.sc, cards, n)
 
 
@@ -419,8 +402,8 @@ def _discard_cards(disc, dcount, sc, cards, n):
     """Append n cards to the discard pile in sorted order (cards is sorted in place)."""
     _sort(cards, n)
     for i in range(n):
-        disc[U(sc[GS_NDISC])] = cards[U(i)]
-        sc[GS_NDISC] += 1
+        disc[U(sc[GS.NDISC])] = cards[U(i)]
+        sc[GS.NDISC] += 1
         dcount[U(cards[U(i)])] += 1
 
 
@@ -473,8 +456,8 @@ def _before(k1, k2, keep):
 
 @njit(**NO_RC)
 def _own_types(sp):
-    if sp[SP_FAMILY] == FAM_SPECIALIST:
-        return 1 << sp[SP_FAVOURS]
+    if sp[SP.FAMILY] == FAM.SPECIALIST:
+        return 1 << sp[SP.FAVOURS]
     return ALL_TYPES
 
 
@@ -507,7 +490,7 @@ def _search(tb, s, hand, n, req, types):
     s.res."""
     _search_a(hand, n, tb.kinds, tb.rules, req, types, _no_floor(), np.bool_(True), s.res,
               s.sws)
-    return s.res[RES_SCORE] if s.res[RES_TYPE] >= 0 else 0
+    return s.res[RES.SCORE] if s.res[RES.TYPE] >= 0 else 0
 
 
 @njit(**NO_RC_INLINE)
@@ -524,14 +507,14 @@ def _search_a(hand, n, kinds, rules, req, types, floor, full, res, sws):
     ``full`` (best_play_ws: score, type, mask; ``floor`` unused), else best_score_above_ws."""
     if full:
         best_play_ws(hand, n, kinds, rules, req, types, res, sws)
-        return res[RES_SCORE]
+        return res[RES.SCORE]
     return best_score_above_ws(hand, n, kinds, rules, req, types, floor, res, sws)
 
 
 @njit(**NO_RC_INLINE)
 def _memo_row(types):
     """Where a seat's memo keeps its search result for the type mask ``types``."""
-    return MEMO_RES + types * RES_SIZE
+    return MEMO.RES + types * RES.SIZE
 
 
 @njit(**NO_RC_INLINE)
@@ -542,10 +525,10 @@ def _hsearch(tb, s, p, types):
     A search with the seat's own types starts from the seat's lower bound on the score (a
     hint: the answer is the same, see best_play_hint_ws) and refreshes the bound."""
     memo = s.memo
-    if memo[p, MEMO_CVER + types] != memo[p, MEMO_VER]:  # not searched since the last change
+    if memo[p, MEMO.CVER + types] != memo[p, MEMO.VER]:  # not searched since the last change
         _hsearch_a(tb.kinds, tb.rules, tb.bt, s.hands, s.hn, memo, s.sws, p, types)
     off = _memo_row(types)
-    return Best(memo[p, off + RES_TYPE], memo[p, off + RES_SCORE], memo[p, off + RES_MASK])
+    return Best(memo[p, off + RES.TYPE], memo[p, off + RES.SCORE], memo[p, off + RES.MASK])
 
 
 @njit(**NO_RC)
@@ -553,18 +536,18 @@ def _hsearch_a(kinds, rules, bt, hands, hn, memo, sws, p, types):
     """The search of _hsearch, into seat p's result row for ``types`` in its memo. Out of
     line: a search already memoised is answered inline."""
     off = _memo_row(types)
-    r = memo[p, off:off + RES_SIZE]
+    r = memo[p, off:off + RES.SIZE]
     if not _may_play(bt, hands[p], hn[p], types):
         write_no_play(r, np.int64(MODE_PLAY))  # as best_play_ws would
-        if types == memo[p, MEMO_OWN]:
-            memo[p, MEMO_LB] = 0
-    elif types == memo[p, MEMO_OWN]:
+        if types == memo[p, MEMO.OWN]:
+            memo[p, MEMO.LB] = 0
+    elif types == memo[p, MEMO.OWN]:
         best_play_hint_ws(hands[p], hn[p], kinds, rules, _no_req(), types,
-                          memo[p, MEMO_LB] - 1, r, sws)
-        memo[p, MEMO_LB] = r[RES_SCORE] if r[RES_TYPE] >= 0 else 0
+                          memo[p, MEMO.LB] - 1, r, sws)
+        memo[p, MEMO.LB] = r[RES.SCORE] if r[RES.TYPE] >= 0 else 0
     else:
         best_play_ws(hands[p], hn[p], kinds, rules, _no_req(), types, r, sws)
-    memo[p, MEMO_CVER + types] = memo[p, MEMO_VER]
+    memo[p, MEMO.CVER + types] = memo[p, MEMO.VER]
 
 
 @njit(**NO_RC_INLINE)
@@ -651,13 +634,13 @@ def _random_picks(s, p, n, out):
 
 @njit(**WITH_RC_PY)
 def bound_table_size(K):
-    return BT_TAB + K * (4 * BT_W + BTP_W)
+    return BT.TAB + K * (4 * BTR.SIZE + BTP.SIZE)
 
 
 @njit(**NO_RC_INLINE)
 def _bt_row(k, g):
-    """Where the bound table's row of kind k in search group g starts (BTR_ offsets in it)."""
-    return BT_TAB + (k * 4 + g) * BT_W
+    """Where the bound table's row of kind k in search group g starts (BTR offsets in it)."""
+    return BT.TAB + (k * 4 + g) * BTR.SIZE
 
 
 @njit(**NO_RC)
@@ -671,95 +654,95 @@ def bound_table_nb(kinds, rules, bt):
     """Fill ``bt`` (bound_table_size(K) entries) for the card table and rules."""
     K = kinds.shape[0]
     bt[:] = 0
-    beq = rules[RULE_BONUS_EQ]
-    ball = rules[RULE_BONUS_ALL]
-    maxbonus = beq + ball if rules[RULE_BONUS_STACKS] != 0 else max(beq, ball)
+    beq = rules[RULE.BONUS_EQ]
+    ball = rules[RULE.BONUS_ALL]
+    maxbonus = beq + ball if rules[RULE.BONUS_STACKS] != 0 else max(beq, ball)
     on = 1
     for g in range(4):
         t = G_TYPE[g]
-        bt[BT_LO + g] = rules[RULE_WINE_LO + t]
-        bt[BT_HI + g] = rules[RULE_WINE_HI + t]
-        bt[BT_BONUS + g] = max(maxbonus, 0) if g == 2 else 0
-        bt[BT_BONUS_NAE + g] = max(beq, 0) if g == 2 else 0
-        if bt[BT_HI + g] < 0:
+        bt[BT.LO + g] = rules[RULE.WINE_LO + t]
+        bt[BT.HI + g] = rules[RULE.WINE_HI + t]
+        bt[BT.BONUS + g] = max(maxbonus, 0) if g == 2 else 0
+        bt[BT.BONUS_NAE + g] = max(beq, 0) if g == 2 else 0
+        if bt[BT.HI + g] < 0:
             on = 0
-    bt[BT_VMODE] = min(max(rules[RULE_MAX_VINTAGE], 0), 2)
-    bt[BT_NCW] = rules[RULE_NON_CONTAINER]
-    iobm = 1 if rules[RULE_IO_BARS_MW] != 0 else 0
-    wine_scored = rules[RULE_WINE_SCORED] != 0
+    bt[BT.VMODE] = min(max(rules[RULE.MAX_VINTAGE], 0), 2)
+    bt[BT.NCW] = rules[RULE.NON_CONTAINER]
+    iobm = 1 if rules[RULE.IO_BARS_MW] != 0 else 0
+    wine_scored = rules[RULE.WINE_SCORED] != 0
     for k in range(K):
         # The groups a kind may join and its options usable in each: the card table's derived
         # columns (simsym.model.cards.encode), as the search reads them.
-        al = kinds[k, CF_AL + iobm]
+        al = kinds[k, CF.AL + iobm]
         for g in range(4):
             row = _bt_row(k, g)
-            okm = kinds[k, CF_OKI] if g < 2 else (
-                kinds[k, CF_OKH] if g == 3 else (1 << kinds[k, CF_NOPT]) - 1)
+            okm = kinds[k, CF.OKI] if g < 2 else (
+                kinds[k, CF.OKH] if g == 3 else (1 << kinds[k, CF.NOPT]) - 1)
             no = 0
             nw = 0
             mcw = 0
             if (al >> g) & 1:
-                for o in range(kinds[k, CF_NOPT]):
+                for o in range(kinds[k, CF.NOPT]):
                     if not (okm >> o) & 1:
                         continue
-                    base = CF_OPT + o * OPT_SIZE
-                    pw = kinds[k, base + OPT_WINE]
-                    sw = kinds[k, base + OPT_WINE_SCORED]
-                    val = sw + kinds[k, base + OPT_I] + kinds[k, base + OPT_H] \
-                        + kinds[k, base + OPT_E]
+                    base = CF.OPT + o * OPT.SIZE
+                    pw = kinds[k, base + OPT.WINE]
+                    sw = kinds[k, base + OPT.WINE_SCORED]
+                    val = sw + kinds[k, base + OPT.I] + kinds[k, base + OPT.H] \
+                        + kinds[k, base + OPT.E]
                     cw = sw if wine_scored else pw
                     if cw < 0:
                         on = 0
-                    bt[row + BTR_OPT + 2 * no] = cw
-                    bt[row + BTR_OPT + 1 + 2 * no] = val
+                    bt[row + BTR.OPT + 2 * no] = cw
+                    bt[row + BTR.OPT + 1 + 2 * no] = val
                     no += 1
                     mcw = max(mcw, cw)
                     if cw == 0:
                         nw = max(nw, val)
-            bt[row + BTR_JOIN] = 1 if no > 0 else 0
-            bt[row + BTR_NW] = nw
-            bt[row + BTR_NO] = no
-            bt[row + BTR_MCW] = mcw
+            bt[row + BTR.JOIN] = 1 if no > 0 else 0
+            bt[row + BTR.NW] = nw
+            bt[row + BTR.NO] = no
+            bt[row + BTR.MCW] = mcw
             # Women as the search counts them: a WC card, or an MW card outside group 1
             # (Intellectual with IO cards, where no MW card may be a woman).
-            bt[row + BTR_WOMAN] = 1 if no > 0 and (
-                kinds[k, CF_WOMAN] != 0 or (kinds[k, CF_MW] != 0 and g != 1)) else 0
-            bt[row + BTR_REQW] = kinds[k, CF_REQ_WOMEN]
-            bt[row + BTR_REQWINE] = kinds[k, CF_REQ_WINE]
-            bt[row + BTR_VINT] = 1 if kinds[k, CF_VINTAGE] != 0 else 0
-            bt[row + BTR_NCW] = 0 if kinds[k, CF_CONTAINER] != 0 else mcw
-            bt[row + BTR_IO] = 1 if kinds[k, CF_IO] != 0 else 0
-            bt[BT_MAXCW + g] = max(bt[BT_MAXCW + g], mcw)
-    bt[BT_ON] = on
+            bt[row + BTR.WOMAN] = 1 if no > 0 and (
+                kinds[k, CF.WOMAN] != 0 or (kinds[k, CF.MW] != 0 and g != 1)) else 0
+            bt[row + BTR.REQW] = kinds[k, CF.REQ_WOMEN]
+            bt[row + BTR.REQWINE] = kinds[k, CF.REQ_WINE]
+            bt[row + BTR.VINT] = 1 if kinds[k, CF.VINTAGE] != 0 else 0
+            bt[row + BTR.NCW] = 0 if kinds[k, CF.CONTAINER] != 0 else mcw
+            bt[row + BTR.IO] = 1 if kinds[k, CF.IO] != 0 else 0
+            bt[BT.MAXCW + g] = max(bt[BT.MAXCW + g], mcw)
+    bt[BT.ON] = on
     _pack_wine(bt, K)
 
 
 @njit(**WITH_RC)
 def _pack_wine(bt, K):
-    """_may_play's packed wine words (the BTP_ columns) after the rows, and BT_PK where they
-    start; BT_PK stays 0 (no words) when a cap exceeds BTP_CAP. A card's wine in a lane is
+    """_may_play's packed wine words (the BTP columns) after the rows, and BT.PK where they
+    start; BT.PK stays 0 (no words) when a cap exceeds BTP_CAP. A card's wine in a lane is
     capped at what _may_play asks of the group: of nonnegative numbers, the sum of each
     capped at c reaches c exactly when their sum does."""
-    ncap = max(bt[BT_NCW], 0)
+    ncap = max(bt[BT.NCW], 0)
     if ncap > BTP_CAP:
         return
     for g in range(4):
-        if bt[BT_LO + g] > BTP_CAP:
+        if bt[BT.LO + g] > BTP_CAP:
             return
-    pk = BT_TAB + K * 4 * BT_W
+    pk = BT.TAB + K * 4 * BTR.SIZE
     for k in range(K):
         a = 0
         b = 0
         for g in range(4):
             row = _bt_row(k, g)
-            cap = max(bt[BT_LO + g], 0)
-            a |= min(bt[row + BTR_MCW], cap) << (16 * g)
-            b |= min(bt[row + BTR_NCW], ncap) << (16 * g)
-        w = pk + k * BTP_W
-        bt[w + BTP_MCW] = a
-        bt[w + BTP_NCW] = b
-        bt[w + BTP_VINT] = bt[_bt_row(k, 0) + BTR_VINT]
-    bt[BT_PK] = pk
+            cap = max(bt[BT.LO + g], 0)
+            a |= min(bt[row + BTR.MCW], cap) << (16 * g)
+            b |= min(bt[row + BTR.NCW], ncap) << (16 * g)
+        w = pk + k * BTP.SIZE
+        bt[w + BTP.MCW] = a
+        bt[w + BTP.NCW] = b
+        bt[w + BTP.VINT] = bt[_bt_row(k, 0) + BTR.VINT]
+    bt[BT.PK] = pk
 
 
 @njit(**NO_RC_PY)
@@ -773,33 +756,33 @@ def _bound_prep(bt, scr, H, m, types):
     with at most one (for any other), under the usual limit of one; a card whose requirement
     no play of these cards and one more can meet (too few women, or wine out of reach) is
     left out. False when the knapsack would be too wide (then no bound is used)."""
-    vmode = bt[U(BT_VMODE)]
+    vmode = bt[U(BT.VMODE)]
     for g in range(4):
         if not (types & _group_type_bit(g)):
             continue
-        sc = g * BT_SCR
+        sc = g * BTS.SIZE
         if g == 1 and not _holds_io(bt, H, m):
             # Group 1's plays hold an IO card (the search opens it only then): none here, so
             # it is left unprepared (cap -1) and _bound_may_beat says what a candidate needs.
-            scr[U(sc + BTS_CAP)] = -1
+            scr[U(sc + BTS.CAP)] = -1
             continue
-        lo = bt[U(BT_LO + g)]
-        hi = bt[U(BT_HI + g)]
+        lo = bt[U(BT.LO + g)]
+        hi = bt[U(BT.HI + g)]
         # Wine beyond what the cards and any one more card can reach never matters; nor do
         # women beyond those they and one more card bring.
-        cap = bt[U(BT_MAXCW + g)]
+        cap = bt[U(BT.MAXCW + g)]
         women = 0
         for q in range(m):
             row = _bt_row(H[q], g)
-            cap += bt[U(row + BTR_MCW)]
-            women += bt[U(row + BTR_WOMAN)]
+            cap += bt[U(row + BTR.MCW)]
+            women += bt[U(row + BTR.WOMAN)]
         cap = min(cap, hi)
         if cap > BT_WMAX:
             return False
-        dp = sc + BTS_DP  # best extra value (over the wineless ones), counted wine exactly c
+        dp = sc + BTS.DP  # best extra value (over the wineless ones), counted wine exactly c
         dp1 = dp + BT_WMAX + 1  # the same, with at most one Vintage card
-        scr[U(sc + BTS_CAP)] = cap
-        scr[U(sc + BTS_WOMEN)] = women
+        scr[U(sc + BTS.CAP)] = cap
+        scr[U(sc + BTS.WOMEN)] = women
         scr[U(dp)] = 0
         for c in range(1, cap + 1):
             scr[U(dp + c)] = BT_NEG
@@ -808,40 +791,40 @@ def _bound_prep(bt, scr, H, m, types):
         reach = 0  # the most wine the cards so far bring: dp is BT_NEG above it
         for q in range(m):
             row = _bt_row(H[q], g)
-            if bt[U(row + BTR_JOIN)] == 0 or not _requirements_reachable(bt, row, women, cap):
+            if bt[U(row + BTR.JOIN)] == 0 or not _requirements_reachable(bt, row, women, cap):
                 continue
-            if bt[U(row + BTR_VINT)] and vmode < 2:
+            if bt[U(row + BTR.VINT)] and vmode < 2:
                 nvint += 1
                 continue
-            nw = bt[U(row + BTR_NW)]
+            nw = bt[U(row + BTR.NW)]
             base += nw
-            mcw = bt[U(row + BTR_MCW)]
+            mcw = bt[U(row + BTR.MCW)]
             if mcw == 0:
                 continue
-            no = bt[U(row + BTR_NO)]
+            no = bt[U(row + BTR.NO)]
             reach = min(reach + mcw, cap)
             for c in range(reach, 0, -1):
                 b = scr[U(dp + c)]
                 for j in range(no):
-                    cw = bt[U(row + BTR_OPT + 2 * j)]
+                    cw = bt[U(row + BTR.OPT + 2 * j)]
                     if cw > 0 and cw <= c and scr[U(dp + c - cw)] > BT_NEG:
-                        v = scr[U(dp + c - cw)] + bt[U(row + BTR_OPT + 1 + 2 * j)] - nw
+                        v = scr[U(dp + c - cw)] + bt[U(row + BTR.OPT + 1 + 2 * j)] - nw
                         if v > b:
                             b = v
                 scr[U(dp + c)] = b
-        scr[U(sc + BTS_BASE)] = base
+        scr[U(sc + BTS.BASE)] = base
         for c in range(cap + 1):
             scr[U(dp1 + c)] = scr[U(dp + c)]
         if nvint and vmode == 1:
             # One Vintage card at any of its options (its whole value: base has none of it).
             for q in range(m):
                 row = _bt_row(H[q], g)
-                if bt[U(row + BTR_JOIN)] == 0 or bt[U(row + BTR_VINT)] == 0 \
+                if bt[U(row + BTR.JOIN)] == 0 or bt[U(row + BTR.VINT)] == 0 \
                         or not _requirements_reachable(bt, row, women, cap):
                     continue
-                for j in range(bt[U(row + BTR_NO)]):
-                    cw = bt[U(row + BTR_OPT + 2 * j)]
-                    val = bt[U(row + BTR_OPT + 1 + 2 * j)]
+                for j in range(bt[U(row + BTR.NO)]):
+                    cw = bt[U(row + BTR.OPT + 2 * j)]
+                    val = bt[U(row + BTR.OPT + 1 + 2 * j)]
                     for c in range(cw, cap + 1):
                         b = scr[U(dp + c - cw)]
                         if b > BT_NEG and b + val > scr[U(dp1 + c)]:
@@ -873,7 +856,7 @@ def _bound_prep(bt, scr, H, m, types):
 def _holds_io(bt, H, m):
     """Whether the cards H[:m] hold an IO card (the bound table's rows say)."""
     for q in range(m):
-        if bt[U(_bt_row(H[U(q)], 1) + BTR_IO)]:
+        if bt[U(_bt_row(H[U(q)], 1) + BTR.IO)]:
             return True
     return False
 
@@ -885,15 +868,15 @@ def _may_play(bt, H, n, types):
     wine they may bring from non-Container cards is below the rule's (a hand that has just
     played often has a card or two; one holding only Container wine, or two Vintage cards
     for its wine, has none either). A card brings at most its largest counted wine, and of
-    the Vintage cards only the largest when at most one may be played (BT_VMODE 1), none
+    the Vintage cards only the largest when at most one may be played (BT.VMODE 1), none
     when none may (0). True when some group may reach both (or the bound table is off): then
     only a search can tell.
 
     One pass over the cards adds their packed words (every group at once); the rows, group
     by group, when there are none (_may_play_rows, the same answer)."""
-    if bt[U(BT_ON)] == 0:
+    if bt[U(BT.ON)] == 0:
         return True
-    if bt[U(BT_PK)] == 0 or n > BTP_MAXN:
+    if bt[U(BT.PK)] == 0 or n > BTP_MAXN:
         return _may_play_rows(bt, H, n, types)
     a, b, va, vb = _wine_sums(bt, H, n)
     return _wine_verdict(bt, a, b, va, vb, types)
@@ -901,36 +884,36 @@ def _may_play(bt, H, n, types):
 
 @njit(**NO_RC_INLINE)
 def _wine_sums(bt, H, n):
-    """The packed words' sums over H[:n] (at most BTP_MAXN cards; BT_PK set): the cards'
+    """The packed words' sums over H[:n] (at most BTP_MAXN cards; BT.PK set): the cards'
     capped wine and non-Container wine per group lane, the Vintage cards' among them only
-    when they are not bounded (BT_VMODE 2); and the Vintage cards' lane maxima when at most
+    when they are not bounded (BT.VMODE 2); and the Vintage cards' lane maxima when at most
     one may be played (1; none count when none may, 0)."""
-    pk = bt[U(BT_PK)]
-    vmode = bt[U(BT_VMODE)]
+    pk = bt[U(BT.PK)]
+    vmode = bt[U(BT.VMODE)]
     a = 0
     b = 0
     va = 0
     vb = 0
     for q in range(n):
-        w = pk + H[U(q)] * BTP_W
-        if _pk_counts(bt[U(w + BTP_VINT)], vmode):
-            a += bt[U(w + BTP_MCW)]
-            b += bt[U(w + BTP_NCW)]
+        w = pk + H[U(q)] * BTP.SIZE
+        if _pk_counts(bt[U(w + BTP.VINT)], vmode):
+            a += bt[U(w + BTP.MCW)]
+            b += bt[U(w + BTP.NCW)]
         elif vmode == 1:
-            va = _lane_max(va, bt[U(w + BTP_MCW)])
-            vb = _lane_max(vb, bt[U(w + BTP_NCW)])
+            va = _lane_max(va, bt[U(w + BTP.MCW)])
+            vb = _lane_max(vb, bt[U(w + BTP.NCW)])
     return a, b, va, vb
 
 
 @njit(**NO_RC_INLINE)
 def _wine_verdict(bt, a, b, va, vb, types):
     """_may_play's answer from the sums of _wine_sums."""
-    need = bt[U(BT_NCW)]
+    need = bt[U(BT.NCW)]
     for g in range(4):
         if (types & _group_type_bit(g)) == 0:
             continue
         sh = 16 * g
-        if ((a >> sh) & 0xFFFF) + ((va >> sh) & 0xFFFF) >= bt[U(BT_LO + g)] \
+        if ((a >> sh) & 0xFFFF) + ((va >> sh) & 0xFFFF) >= bt[U(BT.LO + g)] \
                 and ((b >> sh) & 0xFFFF) + ((vb >> sh) & 0xFFFF) >= need:
             return True
     return False
@@ -942,37 +925,37 @@ def _swap_may_play(bt, hands, hn, memo, h, w, x, x2, types):
     from the sums of its hand (made once per hand version, in memo) less w's words plus
     x's; -1 when those cannot tell (a Vintage card given or taken when at most one may be
     played, no words, too many cards): then only _may_play on the new hand can."""
-    if bt[U(BT_ON)] == 0:
+    if bt[U(BT.ON)] == 0:
         return 1
-    pk = bt[U(BT_PK)]
+    pk = bt[U(BT.PK)]
     n = hn[h]
     if pk == 0 or n + 1 > BTP_MAXN:
         return -1
-    vmode = bt[U(BT_VMODE)]
-    ww = pk + w * BTP_W
-    xw = pk + x * BTP_W
-    x2w = pk + x2 * BTP_W
-    vw = bt[U(ww + BTP_VINT)]
-    vx = bt[U(xw + BTP_VINT)]
-    vx2 = bt[U(x2w + BTP_VINT)] if x2 >= 0 else 0
+    vmode = bt[U(BT.VMODE)]
+    ww = pk + w * BTP.SIZE
+    xw = pk + x * BTP.SIZE
+    x2w = pk + x2 * BTP.SIZE
+    vw = bt[U(ww + BTP.VINT)]
+    vx = bt[U(xw + BTP.VINT)]
+    vx2 = bt[U(x2w + BTP.VINT)] if x2 >= 0 else 0
     if vmode == 1 and (vw != 0 or vx != 0 or vx2 != 0):
         return -1
-    if memo[h, MEMO_PKVER] != memo[h, MEMO_VER]:
+    if memo[h, MEMO.PKVER] != memo[h, MEMO.VER]:
         a, b, va, vb = _wine_sums(bt, hands[h], n)
-        memo[h, MEMO_PK] = a
-        memo[h, MEMO_PK + 1] = b
-        memo[h, MEMO_PK + 2] = va
-        memo[h, MEMO_PK + 3] = vb
-        memo[h, MEMO_PKVER] = memo[h, MEMO_VER]
-    a = memo[h, MEMO_PK]
-    b = memo[h, MEMO_PK + 1]
+        memo[h, MEMO.PK] = a
+        memo[h, MEMO.PK + 1] = b
+        memo[h, MEMO.PK + 2] = va
+        memo[h, MEMO.PK + 3] = vb
+        memo[h, MEMO.PKVER] = memo[h, MEMO.VER]
+    a = memo[h, MEMO.PK]
+    b = memo[h, MEMO.PK + 1]
     # w is in the hand, so its words are in the sums (no lane goes below 0); a Vintage card
     # counts in them only when not bounded, and for nothing when none may be played.
     a, b = _pk_add(bt, ww, _pk_counts(vw, vmode), -1, a, b)
     a, b = _pk_add(bt, xw, _pk_counts(vx, vmode), 1, a, b)
     if x2 >= 0:
         a, b = _pk_add(bt, x2w, _pk_counts(vx2, vmode), 1, a, b)
-    return 1 if _wine_verdict(bt, a, b, memo[h, MEMO_PK + 2], memo[h, MEMO_PK + 3], types) else 0
+    return 1 if _wine_verdict(bt, a, b, memo[h, MEMO.PK + 2], memo[h, MEMO.PK + 3], types) else 0
 
 
 @njit(**NO_RC_INLINE)
@@ -980,15 +963,15 @@ def _pk_add(bt, kw, counts, sign, a, b):
     """The sums a, b of _wine_sums with the card whose packed words start at kw added (sign
     1) or taken out (-1), if it counts in them (``counts``, from _pk_counts)."""
     if counts:
-        a += sign * bt[U(kw + BTP_MCW)]
-        b += sign * bt[U(kw + BTP_NCW)]
+        a += sign * bt[U(kw + BTP.MCW)]
+        b += sign * bt[U(kw + BTP.NCW)]
     return a, b
 
 
 @njit(**NO_RC_INLINE)
 def _pk_counts(vint, vmode):
     """Whether a card counts in the packed sums of _wine_sums: not a Vintage card (its
-    BTP_VINT flag ``vint`` 0), or Vintage cards not bounded (BT_VMODE 2)."""
+    BTP.VINT flag ``vint`` 0), or Vintage cards not bounded (BT.VMODE 2)."""
     return vint == 0 or vmode == 2
 
 
@@ -1009,8 +992,8 @@ assert BTP_CAP < 256  # what _lane_max needs of a lane
 @njit(**NO_RC_PY)
 def _may_play_rows(bt, H, n, types):
     """_may_play from the bound table's rows, group by group."""
-    vmode = bt[U(BT_VMODE)]
-    need = bt[U(BT_NCW)]
+    vmode = bt[U(BT.VMODE)]
+    need = bt[U(BT.NCW)]
     for g in range(4):
         if (types & _group_type_bit(g)) == 0:
             continue
@@ -1020,9 +1003,9 @@ def _may_play_rows(bt, H, n, types):
         vncw = 0
         for q in range(n):
             row = _bt_row(H[U(q)], g)
-            m = bt[U(row + BTR_MCW)]
-            mn = bt[U(row + BTR_NCW)]
-            if bt[U(row + BTR_VINT)] == 0:
+            m = bt[U(row + BTR.MCW)]
+            mn = bt[U(row + BTR.NCW)]
+            if bt[U(row + BTR.VINT)] == 0:
                 cw += m
                 ncw += mn
             elif vmode == 2:
@@ -1031,7 +1014,7 @@ def _may_play_rows(bt, H, n, types):
             elif vmode == 1:
                 vcw = max(vcw, m)
                 vncw = max(vncw, mn)
-        if cw + vcw >= bt[U(BT_LO + g)] and ncw + vncw >= need:
+        if cw + vcw >= bt[U(BT.LO + g)] and ncw + vncw >= need:
             return True
     return False
 
@@ -1041,7 +1024,7 @@ def _requirements_reachable(bt, row, women, cap):
     """Whether the requirements of a card of the hand (its bound-table row) may be met by a
     play of the hand and one more card: women the cards bring (``women``, plus one), Wine
     within the knapsack's cap."""
-    return bt[U(row + BTR_REQW)] <= women + 1 and bt[U(row + BTR_REQWINE)] <= cap
+    return bt[U(row + BTR.REQW)] <= women + 1 and bt[U(row + BTR.REQWINE)] <= cap
 
 
 @njit(**NO_RC)
@@ -1060,7 +1043,7 @@ def _bound_may_beat(bt, scr, w, types, floor):
     """The types of ``types`` in which a play of the prepared cards plus w, holding w, may
     score above floor by the bound (their type-mask bits; 0: none can), and BT_MAY_AE when
     in Social only an all-equal play may (no other Social play can: then Social's bit is not
-    set). An all-equal play takes the largest bonus, any other at most BT_BONUS_NAE. A group
+    set). An all-equal play takes the largest bonus, any other at most BT.BONUS_NAE. A group
     where w's own requirement cannot be met (too few women; the wine it asks for) is
     bounded with it: no play there."""
     may = 0
@@ -1068,41 +1051,41 @@ def _bound_may_beat(bt, scr, w, types, floor):
         if not (types & _group_type_bit(g)):
             continue
         row = _bt_row(w, g)
-        if bt[U(row + BTR_JOIN)] == 0:
+        if bt[U(row + BTR.JOIN)] == 0:
             continue
-        sc = g * BT_SCR
-        cap = scr[U(sc + BTS_CAP)]
+        sc = g * BTS.SIZE
+        cap = scr[U(sc + BTS.CAP)]
         if cap < 0:
             # Group 1 unprepared (its scratch is stale): the prepared cards hold no IO card.
             # Without one in w either, no play of the group exists; with w one, only a search
             # can tell.
-            if bt[U(row + BTR_IO)]:
+            if bt[U(row + BTR.IO)]:
                 may |= _group_type_bit(g)
             continue
-        if bt[U(row + BTR_REQW)] > scr[U(sc + BTS_WOMEN)] + bt[U(row + BTR_WOMAN)]:
+        if bt[U(row + BTR.REQW)] > scr[U(sc + BTS.WOMEN)] + bt[U(row + BTR.WOMAN)]:
             continue
-        if bt[U(row + BTR_VINT)] and bt[U(BT_VMODE)] == 0:
+        if bt[U(row + BTR.VINT)] and bt[U(BT.VMODE)] == 0:
             continue  # no Vintage card may be played
         # The knapsack row of the other cards: none Vintage when w is (at most one in all).
-        r = 0 if bt[U(row + BTR_VINT)] and bt[U(BT_VMODE)] == 1 else 1
-        dp = sc + BTS_DP + r * (BT_WMAX + 1)
-        bw = sc + BTS_DP + (2 + r) * (BT_WMAX + 1)
+        r = 0 if bt[U(row + BTR.VINT)] and bt[U(BT.VMODE)] == 1 else 1
+        dp = sc + BTS.DP + r * (BT_WMAX + 1)
+        bw = sc + BTS.DP + (2 + r) * (BT_WMAX + 1)
         tb_ = _group_type_bit(g)
         if may & tb_:
             continue
-        top = floor - scr[U(sc + BTS_BASE)] - bt[U(BT_BONUS + g)]
-        top_nae = floor - scr[U(sc + BTS_BASE)] - bt[U(BT_BONUS_NAE + g)]
-        reqwine = bt[U(row + BTR_REQWINE)]
-        for j in range(bt[U(row + BTR_NO)]):
-            cw = bt[U(row + BTR_OPT + 2 * j)]
+        top = floor - scr[U(sc + BTS.BASE)] - bt[U(BT.BONUS + g)]
+        top_nae = floor - scr[U(sc + BTS.BASE)] - bt[U(BT.BONUS_NAE + g)]
+        reqwine = bt[U(row + BTR.REQWINE)]
+        for j in range(bt[U(row + BTR.NO)]):
+            cw = bt[U(row + BTR.OPT + 2 * j)]
             if cw > cap:  # more than the window allows (cap >= any card's wine otherwise)
                 continue
-            if reqwine > bt[U(BT_LO + g)]:  # w asks for more wine than the window's floor
-                b = _window_max(scr, dp, reqwine - cw, bt[U(BT_HI + g)] - cw, cap)
+            if reqwine > bt[U(BT.LO + g)]:  # w asks for more wine than the window's floor
+                b = _window_max(scr, dp, reqwine - cw, bt[U(BT.HI + g)] - cw, cap)
             else:
                 b = scr[U(bw + cw)]
             if b > BT_NEG:
-                v = b + bt[U(row + BTR_OPT + 1 + 2 * j)]
+                v = b + bt[U(row + BTR.OPT + 1 + 2 * j)]
                 if v > top_nae:
                     may |= tb_
                     break
@@ -1118,27 +1101,27 @@ def _bound_may_beat(bt, scr, w, types, floor):
 @njit(**NO_RC_PY)
 def setup(tb, s, g, seed):
     """Reset the state to game ``g`` of a run with ``seed``: seating (docs 2), the game
-    stream, scores and statistics (docs 3.2). The state is then AT_DEAL: :func:`deal`
+    stream, scores and statistics (docs 3.2). The state is then AT.DEAL: :func:`deal`
     shuffles and deals."""
     gp = tb.gp
-    P = gp[GP_PLAYERS]
+    P = gp[GP.PLAYERS]
     sc = s.sc
-    seating = gp[GP_SEATING]
-    d = g // P if seating == SEATING_ROTATE else g  # the deal
+    seating = gp[GP.SEATING]
+    d = g // P if seating == SEATING.ROTATE else g  # the deal
     # Seats' strategies (docs 2).
     for i in range(P):
         s.seat_strat[i] = tb.base_strat[i]
-    if seating == SEATING_ROTATE:
+    if seating == SEATING.ROTATE:
         r = g % P
         for i in range(P):
             s.seat_strat[i] = tb.base_strat[(i + r) % P]
-    elif seating == SEATING_RANDOM:
+    elif seating == SEATING.RANDOM:
         s.rng[0] = stream_state_nb(np.uint64(seed) ^ np.uint64(SEATING_SALT), g)
         shuffle_nb(s.rng, s.seat_strat, P)
-    maxev = sc[GS_MAXEV]
+    maxev = sc[GS.MAXEV]
     sc[:] = 0
-    sc[GS_MAXEV] = maxev
-    sc[GS_DEAL] = d
+    sc[GS.MAXEV] = maxev
+    sc[GS.DEAL] = d
     s.rng[0] = stream_state_nb(seed, d)
     s.dcount[:] = 0
     s.hn[:] = 0
@@ -1148,23 +1131,23 @@ def setup(tb, s, g, seed):
     memo = s.memo
     for i in range(P):
         s.strat[i] = s.seat_strat[i]
-        s.score[i] = gp[GP_COMP + i]
+        s.score[i] = gp[GP.COMP + i]
         # The per-seat memo of hand searches (docs: every decision is a function of the
         # hand's multiset; the memo is keyed on a version every mutation bumps).
-        memo[i, MEMO_VER] = 0
-        memo[i, MEMO_OWN] = _own_types(tb.strat_params[s.strat[i]])
-        memo[i, MEMO_LB] = 0
+        memo[i, MEMO.VER] = 0
+        memo[i, MEMO.OWN] = _own_types(tb.strat_params[s.strat[i]])
+        memo[i, MEMO.LB] = 0
         for t in range(8):
-            memo[i, MEMO_CVER + t] = -1
-        memo[i, MEMO_PKVER] = -1
-    sc[GS_AT] = AT_DEAL
+            memo[i, MEMO.CVER + t] = -1
+        memo[i, MEMO.PKVER] = -1
+    sc[GS.AT] = AT.DEAL
 
 
 @njit(**NO_RC)
 def deal(tb, s):
     """docs 3.1 and 3.3: the pile in card-file order, shuffled, then the deal; the state
-    moves to AT_TURN of turn 0."""
-    P = tb.gp[GP_PLAYERS]
+    moves to AT.TURN of turn 0."""
+    P = tb.gp[GP.PLAYERS]
     n = 0
     pile = s.pile
     copies = tb.copies
@@ -1173,11 +1156,11 @@ def deal(tb, s):
             pile[n] = k
             n += 1
     shuffle_nb(s.rng, pile, n)
-    s.sc[GS_NPILE] = n
-    for _ in range(tb.gp[GP_HAND_SIZE]):
+    s.sc[GS.NPILE] = n
+    for _ in range(tb.gp[GP.HAND_SIZE]):
         for i in range(P):
-            _draw_to(tb, s, i, SRC_DEAL)
-    s.sc[GS_AT] = AT_TURN
+            _draw_to(tb, s, i, SRC.DEAL)
+    s.sc[GS.AT] = AT.TURN
 
 
 # --- spec 5: a turn --------------------------------------------------------------------------
@@ -1192,7 +1175,7 @@ def play_until(tb, s, turn, at):
     ``turn``, or to the end of the game (turn -1, or a point it never reaches); turn
     ONE_STEP plays the one phase the state stands at.
 
-    Turn PLAY_CHUNK plays the games of the state's chunk (``s.out``, CK_* layout) from their
+    Turn PLAY_CHUNK plays the games of the state's chunk (``s.out``, CK layout) from their
     start instead, each one recorded into the chunk's rows and aggregate (simsym.engine.compiled's
     run_chunk). The engine's one compiled game loop serves games, chunks, rollouts and
     single steps. numba links it into every compiled function that calls it, where LLVM
@@ -1202,19 +1185,19 @@ def play_until(tb, s, turn, at):
     if turn == PLAY_CHUNK and not _chunk_next(tb, s):
         return
     while True:
-        if sc[GS_LA_PEND]:
+        if sc[GS.LA_PEND]:
             # A lookahead or learned seat was asked to trade (a table of them played here,
             # not by lookahead_nb's loop, which answers before it steps on): this loop has
             # neither search nor model, so the seat answers as greedy, as it makes its other
             # choices here. The attempt then runs again with the answer.
-            answer_query(sc, sc[GS_LA_QG])
-        elif sc[GS_AT] == AT_OVER:
+            answer_query(sc, sc[GS.LA_QG])
+        elif sc[GS.AT] == AT.OVER:
             if turn != PLAY_CHUNK:
                 return
             _chunk_record(tb, s)
             if not _chunk_next(tb, s):
                 return
-        elif sc[GS_TURN] == turn and sc[GS_AT] == at:
+        elif sc[GS.TURN] == turn and sc[GS.AT] == at:
             return
         _step(tb, s)
         if turn == ONE_STEP:
@@ -1225,10 +1208,10 @@ def play_until(tb, s, turn, at):
 def _chunk_next(tb, s):
     """Set up the chunk's next game, if any is left (whether one is)."""
     out = s.out
-    g = out[CK_G]
-    if g >= out[CK_G1]:
+    g = out[CK.G]
+    if g >= out[CK.G1]:
         return False
-    setup(tb, s, g, out[CK_SEED])
+    setup(tb, s, g, out[CK.SEED])
     return True
 
 
@@ -1236,14 +1219,14 @@ def _chunk_next(tb, s):
 def _chunk_record(tb, s):
     """The chunk's game just played: its row, its card counts into the aggregate."""
     out = s.out
-    g = out[CK_G]
-    n = out[CK_G1] - out[CK_G0]
-    width = out[CK_ROW]
-    row = _carve(out, CK_SIZE + (g - out[CK_G0]) * width, (width,))
-    agg = _carve(out, CK_SIZE + n * width, (out[CK_NSTRAT], tb.kinds.shape[0], AGG_SIZE))
+    g = out[CK.G]
+    n = out[CK.G1] - out[CK.G0]
+    width = out[CK.ROW]
+    row = _carve(out, CK.SIZE + (g - out[CK.G0]) * width, (width,))
+    agg = _carve(out, CK.SIZE + n * width, (out[CK.NSTRAT], tb.kinds.shape[0], AGG.SIZE))
     record(tb, s, row)
-    accumulate_nb(s.cs, row, tb.gp[GP_PLAYERS], agg, s.tmp, s.tmp2)
-    out[CK_G] = g + 1
+    accumulate_nb(s.cs, row, tb.gp[GP.PLAYERS], agg, s.tmp, s.tmp2)
+    out[CK.G] = g + 1
 
 
 @njit(**NO_RC_INLINE)
@@ -1257,20 +1240,20 @@ def step(tb, s):
 @njit(**NO_RC_INLINE)
 def _step(tb, s):
     """step's body, inlined into the loop that plays a game."""
-    at = s.sc[GS_AT]
-    if at == AT_DEAL:
+    at = s.sc[GS.AT]
+    if at == AT.DEAL:
         deal(tb, s)
-    elif at == AT_TURN:
+    elif at == AT.TURN:
         end_check(tb, s)
-    elif at == AT_AMPHORAE:
+    elif at == AT.AMPHORAE:
         amphorae_phase(tb, s)
-    elif at == AT_DISCARDS:
+    elif at == AT.DISCARDS:
         symposiarch_phase(tb, s)
-    elif at == AT_TRADING:
+    elif at == AT.TRADING:
         trading(tb, s)
-    elif at == AT_SYMPOSION:
+    elif at == AT.SYMPOSION:
         symposion_phase(tb, s)
-    elif at == AT_KOMOS:
+    elif at == AT.KOMOS:
         komos_phase(tb, s)
 
 
@@ -1278,62 +1261,62 @@ def _step(tb, s):
 def end_check(tb, s):
     """docs 5, start of a turn: the turn cap, then the end of the game; else TURN(turn, a)."""
     sc = s.sc
-    P = tb.gp[GP_PLAYERS]
-    turn = sc[GS_TURN]
-    if turn == tb.gp[GP_TURN_CAP]:
-        sc[GS_STALLED] = 1
-        _log(s.ev, s.sc, EV_END, 1, turn, 0, 0)
-        sc[GS_AT] = AT_OVER
+    P = tb.gp[GP.PLAYERS]
+    turn = sc[GS.TURN]
+    if turn == tb.gp[GP.TURN_CAP]:
+        sc[GS.STALLED] = 1
+        _log(s.ev, s.sc, EV.END, 1, turn, 0, 0)
+        sc[GS.AT] = AT.OVER
         return
-    if sc[GS_RUNS] == tb.gp[GP_DECK_RUNS]:
+    if sc[GS.RUNS] == tb.gp[GP.DECK_RUNS]:
         any_legal = False
         memo = s.memo
         for i in range(P):
             # A known positive bound on the seat's own best play (of its own types, a
             # subset of all) means a legal play.
-            if memo[i, MEMO_LB] > 0 or _hsearch(tb, s, i, _all_types()).type >= 0:
+            if memo[i, MEMO.LB] > 0 or _hsearch(tb, s, i, _all_types()).type >= 0:
                 any_legal = True
                 break
         if not any_legal:
-            _log(s.ev, s.sc, EV_END, 0, turn, 0, 0)
-            sc[GS_AT] = AT_OVER
+            _log(s.ev, s.sc, EV.END, 0, turn, 0, 0)
+            sc[GS.AT] = AT.OVER
             return
-    _log(s.ev, s.sc, EV_TURN, turn, turn % P, 0, 0)
-    sc[GS_MADE] = 0
-    sc[GS_TSTEP] = 0
-    sc[GS_AT] = AT_AMPHORAE
+    _log(s.ev, s.sc, EV.TURN, turn, turn % P, 0, 0)
+    sc[GS.MADE] = 0
+    sc[GS.TSTEP] = 0
+    sc[GS.AT] = AT.AMPHORAE
 
 
 @njit(**NO_RC)
 def _active(tb, s):
-    return s.sc[GS_TURN] % tb.gp[GP_PLAYERS]
+    return s.sc[GS.TURN] % tb.gp[GP.PLAYERS]
 
 
 @njit(**NO_RC)
 def amphorae_phase(tb, s):
     a = _active(tb, s)
     hn = s.hn
-    hand_size = tb.gp[GP_HAND_SIZE]
+    hand_size = tb.gp[GP.HAND_SIZE]
     while hn[a] < hand_size:
-        if _draw_to(tb, s, a, SRC_AMPHORAE) < 0:
+        if _draw_to(tb, s, a, SRC.AMPHORAE) < 0:
             break
-    s.sc[GS_AT] = AT_DISCARDS
+    s.sc[GS.AT] = AT.DISCARDS
 
 
 @njit(**NO_RC_INLINE)
 def symposiarch_phase(tb, s):
     """docs 5.2 (a): the strategy's discards (6.2), then as many redraws."""
     a = _active(tb, s)
-    nd = choose_symposiarch_discards(tb, s, a, s.inplay)
-    discard_and_redraw(tb, s, a, s.inplay, nd)
+    nd = choose_symposiarch_discards(tb, s, a, s.discards)
+    discard_and_redraw(tb, s, a, s.discards, nd)
 
 
 @njit(**NO_RC_INLINE)
 def choose_symposiarch_discards(tb, s, a, out):
     """docs 6.2: seat a's discards into out (removed from its hand already); how many."""
     sp = tb.strat_params[s.strat[a]]
-    limit = min(sp[SP_DISCARD_MAX], tb.gp[GP_DISCARD_LIMIT])
-    if sp[SP_FAMILY] == FAM_RANDOM:
+    limit = min(sp[SP.DISCARD_MAX], tb.gp[GP.DISCARD_LIMIT])
+    if sp[SP.FAMILY] == FAM.RANDOM:
         return _random_picks(s, a, below_nb(s.rng, limit + 1), out)
     nr, _, sd = _rest_in_discard_order(tb, s, a)
     tmp = s.tmp
@@ -1342,72 +1325,72 @@ def choose_symposiarch_discards(tb, s, a, out):
     nd = 0
     for j in range(min(limit, nr)):
         c = tmp[order[j]]
-        if keep[c] >= sp[SP_KEEP_THRESHOLD]:
+        if keep[c] >= sp[SP.KEEP_THRESHOLD]:
             break
         out[nd] = c
         nd += 1
     for j in range(nd):
         _hand_remove(s.hands, s.hn, s.memo, a, out[j])
     # The discards are all outside the best play, which the hand still holds.
-    s.memo[a, MEMO_LB] = sd
+    s.memo[a, MEMO.LB] = sd
     return nd
 
 
 @njit(**NO_RC)
 def discard_and_redraw(tb, s, a, cards, nd):
     """Seat a's Symposiarch discards cards[:nd] (out of its hand already) go to the pile,
-    then nd redraws are tried; the state moves to AT_TRADING."""
-    _to_discard(s, a, cards, nd, DISCARD_SYMPOSIARCH)
+    then nd redraws are tried; the state moves to AT.TRADING."""
+    _to_discard(s, a, cards, nd, DISCARD.SYMPOSIARCH)
     for _ in range(nd):
-        _draw_to(tb, s, a, SRC_SYMPOSIARCH)
-    s.sc[GS_AT] = AT_TRADING
+        _draw_to(tb, s, a, SRC.SYMPOSIARCH)
+    s.sc[GS.AT] = AT.TRADING
 
 
 @njit(**NO_RC)
 def trading(tb, s):
     """docs 6.5: the active seat's attempts, then one attempt by each other seat that trades
-    when inactive, within max_trades_per_turn. Resumable at any attempt: sc[GS_MADE] counts
-    the swaps of the turn and sc[GS_TSTEP] says whose attempt is next."""
+    when inactive, within max_trades_per_turn. Resumable at any attempt: sc[GS.MADE] counts
+    the swaps of the turn and sc[GS.TSTEP] says whose attempt is next."""
     gp = tb.gp
     sc = s.sc
-    P = gp[GP_PLAYERS]
+    P = gp[GP.PLAYERS]
     a = _active(tb, s)
-    # One call of the attempt (its code inlined here once): sc[GS_TSTEP] 0 for the active
+    # One call of the attempt (its code inlined here once): sc[GS.TSTEP] 0 for the active
     # seat's attempts, then 1 .. P - 1 for the others' in turn order after it.
-    while gp[GP_TRADING]:
-        if sc[GS_TSTEP] == 0:
+    while gp[GP.TRADING]:
+        if sc[GS.TSTEP] == 0:
             sp = tb.strat_params[s.strat[a]]
-            if sp[SP_TRADE] == 0 or sp[SP_FAMILY] == FAM_RANDOM \
-                    or sc[GS_MADE] >= gp[GP_MAX_TRADES]:
-                sc[GS_TSTEP] = 1
+            if sp[SP.TRADE] == 0 or sp[SP.FAMILY] == FAM.RANDOM \
+                    or sc[GS.MADE] >= gp[GP.MAX_TRADES]:
+                sc[GS.TSTEP] = 1
                 continue
             i = a
             excl = _no_card()
         else:
-            if gp[GP_BETWEEN] == 0 or sc[GS_TSTEP] >= P or sc[GS_MADE] >= gp[GP_MAX_TRADES]:
+            if gp[GP.BETWEEN] == 0 or sc[GS.TSTEP] >= P or sc[GS.MADE] >= gp[GP.MAX_TRADES]:
                 break
-            i = _seat_after(a, sc[GS_TSTEP], P)
+            i = _seat_after(a, sc[GS.TSTEP], P)
             spj = tb.strat_params[s.strat[i]]
-            if spj[SP_TRADE] == 0 or spj[SP_TRADE_INACTIVE] == 0:
-                sc[GS_TSTEP] += 1
+            if spj[SP.TRADE] == 0 or spj[SP.TRADE_INACTIVE] == 0:
+                sc[GS.TSTEP] += 1
                 continue
             excl = a
-        sc[GS_LA_Q] = 0  # the queries to lookahead seats this run of the attempt has made
+        sc[GS.LA_Q] = 0  # the queries to lookahead seats this run of the attempt has made
         r = trade_attempt(tb, s, i, excl)
         if r == PENDING:
-            # A lookahead or learned seat must answer first (GS_LA_PEND). The attempt has
+            # A lookahead or learned seat must answer first (GS.LA_PEND). The attempt has
             # changed nothing; it runs again once the answer is known.
             return
-        sc[GS_LA_NF] = 0  # the answers given belong to this attempt
-        if sc[GS_TSTEP] == 0:
+        sc[GS.LA_NF] = 0  # the answers given belong to this attempt
+        if sc[GS.TSTEP] == 0:
             if r == 0:
-                sc[GS_TSTEP] = 1
+                sc[GS.TSTEP] = 1
             else:
-                sc[GS_MADE] += 1
+                sc[GS.MADE] += 1
         else:
-            sc[GS_MADE] += r
-            sc[GS_TSTEP] += 1
-    sc[GS_AT] = AT_SYMPOSION
+            sc[GS.MADE] += r
+            sc[GS.TSTEP] += 1
+    sc[GS.AT] = AT.SYMPOSION
 
 
 @njit(**NO_RC_INLINE)
@@ -1462,7 +1445,7 @@ def _seat_after(i, k, P):
 def _asked(tb, s, h, excl):
     """Whether an offer of seat i asks seat h (h is not i) when it holds the card: h is not
     excl and its strategy trades (docs 6.5)."""
-    return h != excl and tb.strat_params[U(s.strat[h]), SP_TRADE] != 0
+    return h != excl and tb.strat_params[U(s.strat[h]), SP.TRADE] != 0
 
 
 @njit(**NO_RC_INLINE)
@@ -1485,18 +1468,17 @@ def _offered_card(tb, s, i):
 def _candidates(tb, s, i, excl):
     """docs 6.5 step 3: the first trade_candidates kinds of seat i's table (keep descending,
     then kind) that it does not hold and that are not all in the discard pile, into
-    s.queue[:nc]; s.queue[half + j] is the mask (2 << h) of the seats h the offer asks
-    (_asks: another seat but excl, that trades) that hold candidate j, 0 when none does
-    (half: the hand's room, s.queue holds twice that). Returns (nc, whether a seat asked
-    holds any candidate)."""
+    s.cand[:nc]; s.cand_seats[j] is the mask (2 << h) of the seats h the offer asks (_asks:
+    another seat but excl, that trades) that hold candidate j, 0 when none does. Returns
+    (nc, whether a seat asked holds any candidate)."""
     spi = tb.strat_params[s.strat[i]]
-    cand = tb.cand_table[s.strat[i]]
+    order = tb.cand_table[s.strat[i]]
     dcount = s.dcount
     copies = tb.copies
-    tc = spi[SP_TRADE_CANDIDATES]
-    P = tb.gp[GP_PLAYERS]
-    cw = s.queue
-    half = s.hands.shape[1]
+    tc = spi[SP.TRADE_CANDIDATES]
+    P = tb.gp[GP.PLAYERS]
+    cand = s.cand
+    cand_seats = s.cand_seats
     # mark[k]: 1 when seat i holds kind k, else the mask of the seats the offer asks that do.
     # (Indices as U(...): cards and kinds are never negative, so no wraparound code.)
     mark = s.mark
@@ -1508,17 +1490,17 @@ def _candidates(tb, s, i, excl):
         mark[U(s.hands[i, q])] = 1
     nc = 0
     nheld = 0
-    for r in range(cand.shape[0]):
+    for r in range(order.shape[0]):
         if nc >= tc:
             break
         # Without a branch on the kind (which of them a seat holds or the pile has all of is
         # a coin toss to the processor): each kind is written at nc, which moves on only for
-        # a candidate. (nc stays below the kinds in the deck, so below half.)
-        w = cand[r]
+        # a candidate. (nc <= r stays below the kinds.)
+        w = order[r]
         held = mark[U(w)]
         ok = np.int64((dcount[U(w)] < copies[U(w)]) & (held != 1))
-        cw[U(nc)] = w
-        cw[U(half + nc)] = held
+        cand[U(nc)] = w
+        cand_seats[U(nc)] = held
         nheld |= held * ok
         nc += ok
     for h in range(P):
@@ -1529,7 +1511,7 @@ def _candidates(tb, s, i, excl):
 
 @njit(**NO_RC_INLINE)
 def _wanted_card(tb, s, i, excl, nc, S, x, x2):
-    """docs 6.5 step 4: w*, the first candidate (s.queue[:nc], from _candidates) with the
+    """docs 6.5 step 4: w*, the first candidate (s.cand[:nc], from _candidates) with the
     highest S_w = best_i(H - x + w), and S_w*, if above S; else (-1, S). With it, when
     already known, the first seat that takes x for w* (step 5) and its accepts' bound on
     T'; else -1 there (no seat asked yet: _ask_others then asks).
@@ -1550,50 +1532,52 @@ def _wanted_card(tb, s, i, excl, nc, S, x, x2):
     relaxed bound of the trade bound table."""
     spi = tb.strat_params[s.strat[i]]
     ti = _own_types(spi)
-    cw = s.queue
-    half = s.hands.shape[1]
-    uneven = tb.gp[GP_UNEVEN] != 0 and x2 >= 0
-    takers = s.inplay
+    cand = s.cand
+    cand_seats = s.cand_seats
+    uneven = tb.gp[GP.UNEVEN] != 0 and x2 >= 0
+    taker = s.taker
+    taker_t2 = s.taker_t2
     some = False
     for j in range(nc):
-        if cw[half + j] == 0:
+        if cand_seats[j] == 0:
             continue
         if uneven:
-            takers[j] = -2
+            taker[j] = -2
+            taker_t2[j] = 0
             some = True
             continue
-        tk, t2j = _first_taker(tb, s, i, cw[half + j], cw[j], x)
-        takers[j] = tk
-        cw[half + j] = t2j + 1  # (nonzero: the mark of a held candidate)
+        tk, t2j = _first_taker(tb, s, i, cand_seats[j], cand[j], x)
+        taker[j] = tk
+        taker_t2[j] = t2j
         if tk != -1:
             some = True
     if not some:
         return _no_card(), S, _no_card(), np.int64(0)
     tmp2 = s.tmp2
     m = _without(s.hands[i], s.hn[i], x, tmp2)
-    use_bound = tb.bt[BT_ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
+    use_bound = tb.bt[BT.ON] != 0 and _bound_prep(tb.bt, s.bscr, tmp2, m, ti)
     ae_ready = False  # the all-equal first test's sums of H - x (at the first need)
     wstar = _no_card()
     rstar = nc
     swstar = S
     for j in range(nc):
-        if cw[half + j] == 0 or takers[j] == -1:
+        if cand_seats[j] == 0 or taker[j] == -1:
             continue
-        sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], swstar)
+        sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cand[j], swstar)
         if sw > swstar:
             swstar = sw
-            wstar = cw[j]
+            wstar = cand[j]
             rstar = j
     if wstar < 0:
         return _no_card(), S, _no_card(), np.int64(0)
     for j in range(nc):
-        if cw[half + j] != 0 and takers[j] != -1:
+        if cand_seats[j] != 0 and taker[j] != -1:
             continue
         fl = swstar - 1 if j < rstar else swstar
-        sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cw[j], fl)
+        sw, ae_ready = _candidate_above(tb, s, tmp2, m, ti, use_bound, ae_ready, cand[j], fl)
         if sw > fl:
             return _no_card(), S, _no_card(), np.int64(0)
-    return wstar, swstar, takers[rstar], cw[half + rstar] - 1
+    return wstar, swstar, taker[rstar], taker_t2[rstar]
 
 
 @njit(**NO_RC_INLINE)
@@ -1646,12 +1630,12 @@ def _first_taker(tb, s, i, holders, wstar, x):
     (_asks), from _candidates. Changes nothing but the seats' search memos. Inlined: a
     compiled function of its own would link and optimise the whole search again (~4 s of
     cold compile)."""
-    P = tb.gp[GP_PLAYERS]
+    P = tb.gp[GP.PLAYERS]
     for step_ in range(1, P):
         h = _seat_after(i, step_, P)
         if not (holders >> (h + 1)) & 1:
             continue
-        if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
+        if tb.strat_params[U(s.strat[h]), SP.FAMILY] >= FAM.LOOKAHEAD:
             return np.int64(-2), np.int64(0)
         t2 = accepts(tb, s, h, wstar, x, _no_card())
         if t2 >= 0:
@@ -1665,13 +1649,13 @@ def _ask_others(tb, s, i, excl, wstar, x, x2, s_new):
     seats in turn order after it (but excl); the first that holds w*, trades and accepts gets
     the swap. s_new is seat i's best after it, exactly. 1 when a swap was made, 0 when not,
     PENDING when a lookahead or learned seat must answer first."""
-    P = tb.gp[GP_PLAYERS]
+    P = tb.gp[GP.PLAYERS]
     for step_ in range(1, P):
         h = _seat_after(i, step_, P)
         if not _asks(tb, s, h, excl, wstar):
             continue
         t2 = accepts(tb, s, h, wstar, x, x2)
-        if tb.strat_params[U(s.strat[h]), SP_FAMILY] >= FAM_LOOKAHEAD:
+        if tb.strat_params[U(s.strat[h]), SP.FAMILY] >= FAM.LOOKAHEAD:
             t2 = _lookahead_answer(s.sc, i, h, wstar, x, x2, t2)
             if t2 == PENDING:
                 return PENDING
@@ -1686,7 +1670,7 @@ def _uneven_offer(tb, s, i, wstar, x, x2, S):
     """docs 6.5 step 6: whether seat i offers x and x2 for w*: its best after that swap,
     best_i(H - x - x2 + w*), when there is an x2, uneven trades are on and it is above S;
     else -1."""
-    if not (tb.gp[GP_UNEVEN] and x2 >= 0):
+    if not (tb.gp[GP.UNEVEN] and x2 >= 0):
         return np.int64(-1)
     tmp2 = s.tmp2
     m = _without(s.hands[i], s.hn[i], x, tmp2)
@@ -1701,8 +1685,8 @@ def _uneven_offer(tb, s, i, wstar, x, x2, S):
 def _take_offer(s, i, h, wstar, x, x2, s_new, t2):
     """The swap of an accepted offer, and both seats' new lower bounds."""
     swap(s, i, h, wstar, x, x2)
-    s.memo[i, MEMO_LB] = s_new  # best_i of the new hand, exactly
-    s.memo[h, MEMO_LB] = t2  # a lower bound on best_h of the new hand (accepts)
+    s.memo[i, MEMO.LB] = s_new  # best_i of the new hand, exactly
+    s.memo[h, MEMO.LB] = t2  # a lower bound on best_h of the new hand (accepts)
 
 
 @njit(**NO_RC)
@@ -1710,29 +1694,29 @@ def _lookahead_answer(sc, i, h, w, x, x2, t2):
     """A lookahead seat h asked by i (docs 6.6): the answer it gave this attempt, if it has
     (a bound on T' when it accepts, 0 if greedy would have refused, so T' is unknown; -1
     when it refuses), else PENDING with the query in sc (greedy's answer: t2 >= 0)."""
-    q = sc[GS_LA_Q]
-    if q < sc[GS_LA_NF]:
-        sc[GS_LA_Q] = q + 1
-        if sc[GS_LA_F0 + q]:
+    q = sc[GS.LA_Q]
+    if q < sc[GS.LA_NF]:
+        sc[GS.LA_Q] = q + 1
+        if sc[GS.LA_F0 + q]:
             return max(t2, 0)
         return -1
-    sc[GS_LA_PEND] = 1
-    sc[GS_LA_QI] = i
-    sc[GS_LA_QH] = h
-    sc[GS_LA_QW] = w
-    sc[GS_LA_QX] = x
-    sc[GS_LA_QX2] = x2
-    sc[GS_LA_QG] = 1 if t2 >= 0 else 0
+    sc[GS.LA_PEND] = 1
+    sc[GS.LA_QI] = i
+    sc[GS.LA_QH] = h
+    sc[GS.LA_QW] = w
+    sc[GS.LA_QX] = x
+    sc[GS.LA_QX2] = x2
+    sc[GS.LA_QG] = 1 if t2 >= 0 else 0
     return PENDING
 
 
 @njit(**NO_RC_INLINE)
 def answer_query(sc, yes):
     """The parked query's answer (1: the seat accepts), given to the attempt's next run."""
-    nf = sc[GS_LA_NF]
-    sc[GS_LA_F0 + nf] = yes
-    sc[GS_LA_NF] = nf + 1
-    sc[GS_LA_PEND] = 0
+    nf = sc[GS.LA_NF]
+    sc[GS.LA_F0 + nf] = yes
+    sc[GS.LA_NF] = nf + 1
+    sc[GS.LA_PEND] = 0
 
 
 @njit(**NO_RC)
@@ -1747,21 +1731,21 @@ def swap(s, i, h, w, x, x2):
     _hand_add(s.hands, s.hn, s.memo, h, x)
     if x2 >= 0:
         _hand_add(s.hands, s.hn, s.memo, h, x2)
-    _log(s.ev, s.sc, EV_TRADE, i, h, x, w)
+    _log(s.ev, s.sc, EV.TRADE, i, h, x, w)
     if x2 >= 0:
-        _log(s.ev, s.sc, EV_TRADE, i, h, x2, _no_card())
-    _card_gain(s.cs, i, w, CS_RECEIVED)
-    _card_gain(s.cs, h, x, CS_RECEIVED)
+        _log(s.ev, s.sc, EV.TRADE, i, h, x2, _no_card())
+    _card_gain(s.cs, i, w, CS.RECEIVED)
+    _card_gain(s.cs, h, x, CS.RECEIVED)
     if x2 >= 0:
-        _card_gain(s.cs, h, x2, CS_RECEIVED)
-    s.sc[GS_TRADES] += 1
+        _card_gain(s.cs, h, x2, CS.RECEIVED)
+    s.sc[GS.TRADES] += 1
 
 
 @njit(**NO_RC_INLINE)
 def accepts(tb, s, h, w, x, x2):
     """docs 6.5 steps 5, 6: whether seat h accepts x (and x2 unless -1) for w: when it does,
     a lower bound on T' (its best after the swap) that is exact whenever a search was
-    needed, else -1. Only the answer decides the game; the bound becomes the seat's MEMO_LB
+    needed, else -1. Only the answer decides the game; the bound becomes the seat's MEMO.LB
     (a hint, see _take_offer)."""
     sph = tb.strat_params[s.strat[h]]
     th = _own_types(sph)
@@ -1775,7 +1759,7 @@ def accepts(tb, s, h, w, x, x2):
     # seats when T' >= T). Scores are never negative, so T' >= T when T is 0, and also when
     # h holds a copy of w outside its best play (that play is still in H - w + x). Then only
     # "T' > T?" is left to ask, and nothing when a tie is enough.
-    tie_ok = sph[SP_FAMILY] == FAM_RANDOM or gift >= keep[w]
+    tie_ok = sph[SP.FAMILY] == FAM.RANDOM or gift >= keep[w]
     if T == 0 or _holds_free(s.hands[h], s.hn[h], _play_mask(b), w):
         if tie_ok:
             return T
@@ -1820,24 +1804,24 @@ def choose_play(tb, s, a):
     ptype = np.int64(-1)
     pmask = np.int64(0)
     pscore = np.int64(0)
-    if tb.gp[GP_SYMPOSIA] <= 0:
+    if tb.gp[GP.SYMPOSIA] <= 0:
         return ptype, pmask, pscore
     sp = tb.strat_params[s.strat[a]]
-    fam = sp[SP_FAMILY]
-    runs = s.sc[GS_RUNS]
-    last = tb.gp[GP_DECK_RUNS]
-    if fam == FAM_SPECIALIST:
-        r0 = _hsearch(tb, s, a, np.int64(1) << sp[SP_FAVOURS])
-        if r0.type < 0 and (sp[SP_FALLBACK] or runs == last):
+    fam = sp[SP.FAMILY]
+    runs = s.sc[GS.RUNS]
+    last = tb.gp[GP.DECK_RUNS]
+    if fam == FAM.SPECIALIST:
+        r0 = _hsearch(tb, s, a, np.int64(1) << sp[SP.FAVOURS])
+        if r0.type < 0 and (sp[SP.FALLBACK] or runs == last):
             r0 = _hsearch(tb, s, a, _all_types())
     else:
         r0 = _hsearch(tb, s, a, _all_types())
     if r0.type < 0:
         return ptype, pmask, pscore
-    if fam == FAM_PATIENT and not (r0.score >= sp[SP_THRESHOLD]
-                                   or runs >= min(sp[SP_LATE_RUN], last)):
+    if fam == FAM.PATIENT and not (r0.score >= sp[SP.THRESHOLD]
+                                   or runs >= min(sp[SP.LATE_RUN], last)):
         return ptype, pmask, pscore
-    if fam != FAM_RANDOM:
+    if fam != FAM.RANDOM:
         return r0.type, r0.mask, r0.score
     t0 = below_nb(s.rng, 3)
     for dt in range(3):
@@ -1849,10 +1833,10 @@ def choose_play(tb, s, a):
             pmask = r1.mask
             pscore = r1.score
             _search(tb, s, s.hands[a], s.hn[a], np.int64(1) << pos, np.int64(1) << t)
-            if s.res[RES_TYPE] >= 0:
-                ptype = s.res[RES_TYPE]
-                pmask = s.res[RES_MASK]
-                pscore = s.res[RES_SCORE]
+            if s.res[RES.TYPE] >= 0:
+                ptype = s.res[RES.TYPE]
+                pmask = s.res[RES.MASK]
+                pscore = s.res[RES.SCORE]
             break
     return ptype, pmask, pscore
 
@@ -1861,8 +1845,8 @@ def choose_play(tb, s, a):
 def make_play(tb, s, a, ptype, pmask, pscore):
     """docs 5.3: seat a plays the cards ``pmask`` of its hand as a Symposion of ``ptype``
     scoring ``pscore`` (the exact best of those cards in that type); then the draw queue,
-    the score and the discard. Nothing but the move to AT_KOMOS when ptype is -1."""
-    s.sc[GS_AT] = AT_KOMOS
+    the score and the discard. Nothing but the move to AT.KOMOS when ptype is -1."""
+    s.sc[GS.AT] = AT.KOMOS
     if ptype < 0:
         return
     kinds = tb.kinds
@@ -1871,12 +1855,12 @@ def make_play(tb, s, a, ptype, pmask, pscore):
     cs = s.cs
     nin = _played(s.hands[a], s.hn[a], pmask, inplay)
     _hand_drop(s.hands, s.hn, s.memo, a, pmask)
-    _log(s.ev, s.sc, EV_PLAY, a, ptype, 0, 0)
+    _log(s.ev, s.sc, EV.PLAY, a, ptype, 0, 0)
     for j in range(nin):
-        _log(s.ev, s.sc, EV_PLAYCARD, a, inplay[j], 0, 0)
+        _log(s.ev, s.sc, EV.PLAYCARD, a, inplay[j], 0, 0)
     nq = 0
     for j in range(nin):
-        for _ in range(kinds[inplay[j], CF_DRAWS]):
+        for _ in range(kinds[inplay[j], CF.DRAWS]):
             queue[nq] = inplay[j]
             nq += 1
     qi = 0
@@ -1891,10 +1875,10 @@ def make_play(tb, s, a, ptype, pmask, pscore):
         c = _draw(tb, s)
         if c < 0:
             continue
-        _log(s.ev, s.sc, EV_DRAW, a, c, SRC_ANDRON, 0)
-        _card_gain(s.cs, a, c, CS_DRAWN)
+        _log(s.ev, s.sc, EV.DRAW, a, c, SRC.ANDRON, 0)
+        _card_gain(s.cs, a, c, CS.DRAWN)
         joined = False
-        if tb.gp[GP_MAY_JOIN] and kinds[qk, CF_DRAW_USABLE]:
+        if tb.gp[GP.MAY_JOIN] and kinds[qk, CF.DRAW_USABLE]:
             # `with` holds c and beats `now` exactly when some play of in_play + c holding
             # all of it scores above `now` (the only play without c is in_play itself,
             # scoring `now`).
@@ -1904,9 +1888,9 @@ def make_play(tb, s, a, ptype, pmask, pscore):
                 now = wsc
                 joined = True
                 nin += 1
-                _log(s.ev, s.sc, EV_JOIN, a, c, 0, 0)
-                if tb.gp[GP_CHAIN]:
-                    for _ in range(kinds[c, CF_DRAWS]):
+                _log(s.ev, s.sc, EV.JOIN, a, c, 0, 0)
+                if tb.gp[GP.CHAIN]:
+                    for _ in range(kinds[c, CF.DRAWS]):
                         queue[nq] = c
                         nq += 1
         if not joined:
@@ -1914,10 +1898,10 @@ def make_play(tb, s, a, ptype, pmask, pscore):
     s.score[a] += now
     s.symposia[a] += 1
     s.by_type[a, ptype] += now
-    _log(s.ev, s.sc, EV_SCORE, a, now, 0, 0)
+    _log(s.ev, s.sc, EV.SCORE, a, now, 0, 0)
     for j in range(nin):
-        cs[a, inplay[j], CS_PLAYED] += 1
-        cs[a, inplay[j], CS_POINTS] += now
+        cs[a, inplay[j], CS.PLAYED] += 1
+        cs[a, inplay[j], CS.POINTS] += now
     _discard_cards(s.disc, s.dcount, s.sc, inplay, nin)
 
 
@@ -1925,18 +1909,18 @@ def make_play(tb, s, a, ptype, pmask, pscore):
 def komos_phase(tb, s):
     """docs 5.4: discard down to komos_limit (the strategy's choice, 6.4); the turn ends."""
     a = _active(tb, s)
-    nd = choose_komos(tb, s, a, s.inplay)
-    komos_discard(tb, s, a, s.inplay, nd)
+    nd = choose_komos(tb, s, a, s.discards)
+    komos_discard(tb, s, a, s.discards, nd)
 
 
 @njit(**NO_RC_INLINE)
 def choose_komos(tb, s, a, out):
     """docs 6.4: seat a's Komos discards into out (removed from its hand already); how many
     (0 when its hand is within the limit)."""
-    need = s.hn[a] - tb.gp[GP_KOMOS]
+    need = s.hn[a] - tb.gp[GP.KOMOS]
     if need <= 0:
         return 0
-    if tb.strat_params[s.strat[a]][SP_FAMILY] == FAM_RANDOM:
+    if tb.strat_params[s.strat[a]][SP.FAMILY] == FAM.RANDOM:
         return _random_picks(s, a, need, out)
     keep = tb.keep_table[s.strat[a]]
     nr, mask, _ = _rest_in_discard_order(tb, s, a)
@@ -1963,33 +1947,33 @@ def choose_komos(tb, s, a, out):
 @njit(**NO_RC)
 def komos_discard(tb, s, a, cards, nd):
     """Seat a's Komos discards cards[:nd] (out of its hand already) go to the pile; the turn
-    ends (the state moves to AT_TURN of the next turn)."""
-    _to_discard(s, a, cards, nd, DISCARD_KOMOS)
-    s.sc[GS_TURN] += 1
-    s.sc[GS_AT] = AT_TURN
+    ends (the state moves to AT.TURN of the next turn)."""
+    _to_discard(s, a, cards, nd, DISCARD.KOMOS)
+    s.sc[GS.TURN] += 1
+    s.sc[GS.AT] = AT.TURN
 
 
 # --- spec 8: what a game reports -------------------------------------------------------------
 
 @njit(**NO_RC)
 def record(tb, s, row):
-    """The per-game row (ROW_* then per-seat columns) and the end-of-game card counts."""
-    P = tb.gp[GP_PLAYERS]
+    """The per-game row (ROW then per-seat columns) and the end-of-game card counts."""
+    P = tb.gp[GP.PLAYERS]
     cs = s.cs
     hands = s.hands
     for i in range(P):
         for q in range(s.hn[i]):
-            cs[i, hands[i, q], CS_END] += 1
-    row[ROW_DEAL] = s.sc[GS_DEAL]
-    row[ROW_TURNS] = s.sc[GS_TURN]
-    row[ROW_STALLED] = s.sc[GS_STALLED]
-    row[ROW_TRADES] = s.sc[GS_TRADES]
+            cs[i, hands[i, q], CS.END] += 1
+    row[ROW.DEAL] = s.sc[GS.DEAL]
+    row[ROW.TURNS] = s.sc[GS.TURN]
+    row[ROW.STALLED] = s.sc[GS.STALLED]
+    row[ROW.TRADES] = s.sc[GS.TRADES]
     for i in range(P):
-        row[ROW_FIXED + i] = s.score[i]
-        row[ROW_FIXED + P + i] = s.seat_strat[i]
-        row[ROW_FIXED + 2 * P + i] = s.symposia[i]
+        row[ROW.FIXED + i] = s.score[i]
+        row[ROW.FIXED + P + i] = s.seat_strat[i]
+        row[ROW.FIXED + 2 * P + i] = s.symposia[i]
         for t in range(3):
-            row[ROW_FIXED + 3 * P + 3 * i + t] = s.by_type[i, t]
+            row[ROW.FIXED + 3 * P + 3 * i + t] = s.by_type[i, t]
 
 
 @njit(**NO_RC)
@@ -2010,29 +1994,29 @@ def accumulate_nb(cs, row, P, agg, scores, units):
     """Add one game's per-seat card stats ``cs`` to the per-strategy aggregate ``agg``."""
     K = cs.shape[1]
     for i in range(P):
-        scores[i] = row[ROW_FIXED + i]
+        scores[i] = row[ROW.FIXED + i]
     win_units_nb(scores, P, units)
     for i in range(P):
-        st = row[ROW_FIXED + P + i]  # (indices as U(...): none is negative)
+        st = row[ROW.FIXED + P + i]  # (indices as U(...): none is negative)
         u = units[i]
         for k in range(K):
-            if cs[U(i), U(k), CS_HELD] == 0:
+            if cs[U(i), U(k), CS.HELD] == 0:
                 continue
-            agg[U(st), U(k), AGG_GIH_N] += 1
-            agg[U(st), U(k), AGG_GIH_W] += u
-            if cs[U(i), U(k), CS_OPENING] > 0:
-                agg[U(st), U(k), AGG_OH_N] += 1
-                agg[U(st), U(k), AGG_OH_W] += u
-            elif cs[U(i), U(k), CS_DRAWN] > 0:
-                agg[U(st), U(k), AGG_GD_N] += 1
-                agg[U(st), U(k), AGG_GD_W] += u
-            played = cs[U(i), U(k), CS_PLAYED]
-            agg[U(st), U(k), AGG_PLAYED] += played
+            agg[U(st), U(k), AGG.GIH_N] += 1
+            agg[U(st), U(k), AGG.GIH_W] += u
+            if cs[U(i), U(k), CS.OPENING] > 0:
+                agg[U(st), U(k), AGG.OH_N] += 1
+                agg[U(st), U(k), AGG.OH_W] += u
+            elif cs[U(i), U(k), CS.DRAWN] > 0:
+                agg[U(st), U(k), AGG.GD_N] += 1
+                agg[U(st), U(k), AGG.GD_W] += u
+            played = cs[U(i), U(k), CS.PLAYED]
+            agg[U(st), U(k), AGG.PLAYED] += played
             if played > 0:
-                agg[U(st), U(k), AGG_PLAYED_N] += 1
+                agg[U(st), U(k), AGG.PLAYED_N] += 1
             else:
-                agg[U(st), U(k), AGG_HELD_UNPLAYED_N] += 1
-            agg[U(st), U(k), AGG_POINTS] += cs[U(i), U(k), CS_POINTS]
-            agg[U(st), U(k), AGG_END] += cs[U(i), U(k), CS_END]
-            agg[U(st), U(k), AGG_DISCARDED] += cs[U(i), U(k), CS_DISCARDED]
-            agg[U(st), U(k), AGG_TRADED] += cs[U(i), U(k), CS_RECEIVED]
+                agg[U(st), U(k), AGG.HELD_UNPLAYED_N] += 1
+            agg[U(st), U(k), AGG.POINTS] += cs[U(i), U(k), CS.POINTS]
+            agg[U(st), U(k), AGG.END] += cs[U(i), U(k), CS.END]
+            agg[U(st), U(k), AGG.DISCARDED] += cs[U(i), U(k), CS.DISCARDED]
+            agg[U(st), U(k), AGG.TRADED] += cs[U(i), U(k), CS.RECEIVED]

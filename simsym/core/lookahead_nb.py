@@ -17,9 +17,9 @@ decisions, game for game (tests/engines/test_lookahead_engines.py, tests/engines
   them), without rollouts. With labelling on (simsym.studies.train) its decisions are also
   searched, and the candidates' features and rollout values kept (:func:`_label`).
 * Trade offers: the trade code (game_nb._ask_others, docs 6.5 steps 5, 6) stops with the
-  query in the state (``GS_LA_PEND``) when it asks a lookahead or learned seat; the loop
+  query in the state (``GS.LA_PEND``) when it asks a lookahead or learned seat; the loop
   decides the answer (two candidates: greedy's answer and the other) and runs the attempt
-  again, which had changed nothing, with the answers given so far (``GS_LA_F0 ...``,
+  again, which had changed nothing, with the answers given so far (``GS.LA_F0 ...``,
   game_nb.answer_query). game_nb.play_until, which has neither search nor model, answers
   such a query itself with greedy's answer (a table of such seats played there from Python).
 
@@ -61,21 +61,14 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from simsym.core.enums import (
-    ALL_TYPES, AT_DISCARDS, AT_KOMOS, AT_OVER, AT_SYMPOSION, AT_TURN,
-    FAM_LEARNED, FAM_LOOKAHEAD, GP_DECK_RUNS, GP_DISCARD_LIMIT, GP_KOMOS, GP_PLAYERS,
-    GP_SYMPOSIA, GS_AT,
-    GS_LA_NF, GS_LA_PEND, GS_LA_QG, GS_LA_QH, GS_LA_QI, GS_LA_QW, GS_LA_QX, GS_LA_QX2,
-    GS_NEV, GS_NPILE, GS_RUNS, GS_TURN, POLICY_GREEDY, POLICY_LEARNED, RES_MASK, RES_SCORE,
-    RES_TYPE, SP_CANDIDATES, SP_DISCARD_MAX, SP_FAMILY, SP_GREEDY, SP_ITERATIONS,
-    SP_KEEP_THRESHOLD, SP_LEARNED, SP_POLICY, SP_TWIN,
-)
+from simsym.core.enums import ALL_TYPES, AT, FAM, GP, GS, POLICY, RES, SP
 from simsym.core.game_nb import (
     NO_RC, NO_RC_INLINE, NO_RC_PY, WITH_RC_PY, _discard_order, _hand_lost_cards, _hand_remove,
     _hsearch, _played, _rest_in_discard_order, _sort, _without, accumulate_nb, answer_query,
     copy_state, deck_size, discard_and_redraw, komos_discard, make_play, new_state,
     play_until, record, set_policy, setup, step, swap,
 )
+from simsym.core.layout import layout
 from simsym.core.rng_nb import mix64_nb, shuffle_nb
 from simsym.core.search_nb import best_play_ws
 from simsym.learned.features import (
@@ -197,23 +190,22 @@ Look = namedtuple("Look", (
     "feat",  # int64 (CMAX, NF)
     # labelling (simsym.studies.train): each decision of a learned seat is also searched, and
     # its candidates' features and rollout values kept
-    "lab",  # int64 (LAB_SIZE,): LAB_* below
-    "labc",  # int64 (room, LC_SIZE): one row a candidate, LC_* below
+    "lab",  # int64 (LAB.SIZE,): the LAB record below
+    "labc",  # int64 (room, LC.SIZE): one LC record (below) a candidate
     "labf",  # int64 (room, NF): its features
 ))
-LAB_ON, LAB_N, LAB_DEC, LAB_FULL = range(4)  # labelling on; rows used; decisions; out of room
-LAB_SIZE = 4
+# labelling on; rows used; decisions; out of room
+LAB = layout("LAB", "ON", "N", "DEC", "FULL")
 # A labelled candidate: game, decision (numbered in the chunk), seat, decision kind, phase,
 # candidate index, candidates of the decision, total rollout value, rollouts, 1 if the search
 # chose it, 1 if the model did.
-LC_GAME, LC_DEC, LC_SEAT, LC_KIND, LC_PHASE, LC_CAND, LC_NC, LC_TOTAL, LC_COUNT, LC_TEACHER, \
-    LC_MODEL = range(11)
-LC_SIZE = 11
+LC = layout("LC", "GAME", "DEC", "SEAT", "KIND", "PHASE", "CAND", "NC", "TOTAL", "COUNT",
+            "TEACHER", "MODEL")
 
 
 @njit(**WITH_RC_PY)
 def new_look(tb):
-    P = tb.gp[GP_PLAYERS]
+    P = tb.gp[GP.PLAYERS]
     H = deck_size(tb.copies) + 8
     return Look(new_state(tb, np.int64(0)), new_state(tb, np.int64(0)),
                 np.zeros((CMAX, H + 1), np.int64), np.zeros(CMAX, np.int64),
@@ -223,8 +215,8 @@ def new_look(tb):
                 np.zeros(P, np.int64), np.zeros(2, np.int64), np.zeros(P, np.int64),
                 np.zeros(P, np.int64), np.zeros(CMAX, np.int64),
                 np.zeros((1, MODEL_SIZE), np.int64), np.zeros((1, NKF), np.int64),
-                np.zeros((CMAX, NF), np.int64), np.zeros(LAB_SIZE, np.int64),
-                np.zeros((0, LC_SIZE), np.int64), np.zeros((0, NF), np.int64))
+                np.zeros((CMAX, NF), np.int64), np.zeros(LAB.SIZE, np.int64),
+                np.zeros((0, LC.SIZE), np.int64), np.zeros((0, NF), np.int64))
 
 
 @njit(**NO_RC)
@@ -277,7 +269,7 @@ def _take_cards(s, a, lk, c, out):
 @njit(**NO_RC_INLINE)
 def _trade_answer(sc, c):
     """The pending trade query's answer as candidate c (0 greedy's, 1 the other): 1 accept."""
-    return sc[GS_LA_QG] if c == 0 else 1 - sc[GS_LA_QG]
+    return sc[GS.LA_QG] if c == 0 else 1 - sc[GS.LA_QG]
 
 
 @njit(**NO_RC_INLINE)
@@ -285,17 +277,17 @@ def _apply(tb, s, lk, kind, c, a, seat):
     """Candidate c of a decision of ``kind`` made in state s (a the active seat, seat the
     deciding one); s moves to the next phase boundary."""
     if kind == LA_SYMPOSIARCH:
-        n = _take_cards(s, a, lk, c, s.inplay)
-        discard_and_redraw(tb, s, a, s.inplay, n)
+        n = _take_cards(s, a, lk, c, s.discards)
+        discard_and_redraw(tb, s, a, s.discards, n)
     elif kind == LA_KOMOS:
-        n = _take_cards(s, a, lk, c, s.inplay)
-        komos_discard(tb, s, a, s.inplay, n)
+        n = _take_cards(s, a, lk, c, s.discards)
+        komos_discard(tb, s, a, s.discards, n)
     elif kind == LA_SYMPOSION:
         make_play(tb, s, a, lk.ctype[c], lk.cmask[c], lk.cscore[c])
     else:  # a trade answer: c == 0 greedy's answer, 1 the other
         if _trade_answer(s.sc, c):
-            swap(s, s.sc[GS_LA_QI], seat, s.sc[GS_LA_QW], s.sc[GS_LA_QX], s.sc[GS_LA_QX2])
-        s.sc[GS_AT] = AT_SYMPOSION  # the rest of this turn's trading is not played out
+            swap(s, s.sc[GS.LA_QI], seat, s.sc[GS.LA_QW], s.sc[GS.LA_QX], s.sc[GS.LA_QX2])
+        s.sc[GS.AT] = AT.SYMPOSION  # the rest of this turn's trading is not played out
 
 
 @njit(**NO_RC_INLINE)
@@ -304,24 +296,24 @@ def _determinize(tb, s, lk, seat, kind, d, i):
     decision d, iteration i (which the rollout then goes on drawing from)."""
     det = lk.det
     copy_state(s, det)
-    rollout_stream_nb(lk.key[0], lk.key[1], s.sc[GS_TURN], seat, d, i, det.rng)
+    rollout_stream_nb(lk.key[0], lk.key[1], s.sc[GS.TURN], seat, d, i, det.rng)
     giver = np.int64(-1)
     noffer = np.int64(0)
     if kind == LA_TRADE:
-        giver = s.sc[GS_LA_QI]
-        lk.offer[0] = s.sc[GS_LA_QX]
-        lk.offer[1] = s.sc[GS_LA_QX2]
+        giver = s.sc[GS.LA_QI]
+        lk.offer[0] = s.sc[GS.LA_QX]
+        lk.offer[1] = s.sc[GS.LA_QX2]
         noffer = np.int64(1 if lk.offer[1] < 0 else 2)
     npile = determinize_nb(tb.copies, det.hands, det.hn, seat, det.dcount, giver, lk.offer,
                            noffer, det.rng, lk.buf, det.pile)
-    det.sc[GS_NPILE] = npile
-    P = tb.gp[GP_PLAYERS]
+    det.sc[GS.NPILE] = npile
+    P = tb.gp[GP.PLAYERS]
     for j in range(P):
         if j != seat:
             _sort(det.hands[j], det.hn[j])
             _hand_lost_cards(det.memo, j)  # its cached searches are of another hand
-    det.sc[GS_LA_PEND] = 0
-    det.sc[GS_LA_NF] = 0
+    det.sc[GS.LA_PEND] = 0
+    det.sc[GS.LA_NF] = 0
     set_policy(tb, det, lk.policy)
 
 
@@ -333,19 +325,19 @@ def _decide(tb, s, lk, lr, kind, nc, seat):
     sp = tb.strat_params[s.strat[seat]]
     d = lk.dec[seat]
     lk.dec[seat] += 1
-    P = tb.gp[GP_PLAYERS]
-    pol = sp[SP_POLICY]
+    P = tb.gp[GP.PLAYERS]
+    pol = sp[SP.POLICY]
     for j in range(P):
         row = s.seat_strat[j]
-        if pol == POLICY_GREEDY:
-            lk.policy[j] = sp[SP_GREEDY]
-        elif pol == POLICY_LEARNED:
-            lk.policy[j] = sp[SP_LEARNED]
+        if pol == POLICY.GREEDY:
+            lk.policy[j] = sp[SP.GREEDY]
+        elif pol == POLICY.LEARNED:
+            lk.policy[j] = sp[SP.LEARNED]
         else:
-            lk.policy[j] = tb.strat_params[row][SP_TWIN]
-    a = s.sc[GS_TURN] % P
+            lk.policy[j] = tb.strat_params[row][SP.TWIN]
+    a = s.sc[GS.TURN] % P
     rounds = halving_rounds_nb(nc)
-    per_round = max(1, sp[SP_ITERATIONS] // rounds)
+    per_round = max(1, sp[SP.ITERATIONS] // rounds)
     for c in range(nc):
         lk.total[c] = 0
         lk.count[c] = 0
@@ -360,7 +352,7 @@ def _decide(tb, s, lk, lr, kind, nc, seat):
                 c = lk.alive[q]
                 copy_state(lk.det, lk.sim)
                 _apply(tb, lk.sim, lk, kind, c, a, seat)
-                if pol == POLICY_LEARNED:
+                if pol == POLICY.LEARNED:
                     _play_out(tb, lk.sim, lr)  # every seat the learned player
                 else:
                     play_until(tb, lk.sim, np.int64(-1), np.int64(-1))
@@ -385,14 +377,14 @@ def _symposiarch(tb, s, lk, a):
     """Seat a's Symposiarch discard candidates: greedy's, then the j lowest in its discard
     order for each j; how many."""
     sp = tb.strat_params[s.strat[a]]
-    limit = sp[SP_CANDIDATES]
-    m = min(sp[SP_DISCARD_MAX], tb.gp[GP_DISCARD_LIMIT])
+    limit = sp[SP.CANDIDATES]
+    m = min(sp[SP.DISCARD_MAX], tb.gp[GP.DISCARD_LIMIT])
     nr, _, sd = _rest_in_discard_order(tb, s, a)
     keep = tb.keep_table[s.strat[a]]
     for j in range(nr):
         lk.buf[j] = s.tmp[s.order[j]]
     ng = 0
-    while ng < min(m, nr) and keep[lk.buf[ng]] < sp[SP_KEEP_THRESHOLD]:
+    while ng < min(m, nr) and keep[lk.buf[ng]] < sp[SP.KEEP_THRESHOLD]:
         ng += 1
     nc = _add(lk, 0, limit, lk.buf, ng, np.int64(-2))
     for j in range(min(m, nr) + 1):
@@ -405,9 +397,9 @@ def _symposion(tb, s, lk, a):
     """Seat a's Symposion candidates: greedy's play, no play, the best of each type, greedy's
     without its most valuable card; how many (0: the seat has no play, nothing to decide)."""
     sp = tb.strat_params[s.strat[a]]
-    limit = sp[SP_CANDIDATES]
+    limit = sp[SP.CANDIDATES]
     g0 = _hsearch(tb, s, a, np.int64(ALL_TYPES))
-    if tb.gp[GP_SYMPOSIA] <= 0 or g0.type < 0:
+    if tb.gp[GP.SYMPOSIA] <= 0 or g0.type < 0:
         return np.int64(0)
     gtype, gmask, gscore = g0.type, g0.mask, g0.score
     nc = _add_play(tb, s, lk, 0, limit, a, gtype, gmask, gscore)
@@ -431,13 +423,13 @@ def _symposion(tb, s, lk, a):
         pos += 1
     m = _without(H, n, v, lk.buf)
     best_play_ws(lk.buf, m, tb.kinds, tb.rules, np.int64(0), np.int64(ALL_TYPES), s.res, s.sws)
-    if s.res[RES_TYPE] >= 0:
-        mk = s.res[RES_MASK]
+    if s.res[RES.TYPE] >= 0:
+        mk = s.res[RES.MASK]
         hm = np.int64(0)
         for q in range(m):
             if (mk >> q) & 1:
                 hm |= np.int64(1) << np.int64(q if q < pos else q + 1)
-        nc = _add_play(tb, s, lk, nc, limit, a, s.res[RES_TYPE], hm, s.res[RES_SCORE])
+        nc = _add_play(tb, s, lk, nc, limit, a, s.res[RES.TYPE], hm, s.res[RES.SCORE])
     return nc
 
 
@@ -445,7 +437,7 @@ def _symposion(tb, s, lk, a):
 def _komos(tb, s, lk, a):
     """Seat a's Komos discard candidates: each run of ``need`` cards in its discard order;
     how many (0: nothing to discard)."""
-    need = s.hn[a] - tb.gp[GP_KOMOS]
+    need = s.hn[a] - tb.gp[GP.KOMOS]
     if need <= 0:
         return np.int64(0)
     sp = tb.strat_params[s.strat[a]]
@@ -459,7 +451,7 @@ def _komos(tb, s, lk, a):
         lk.buf[nr + j] = lk.buf2[lk.order[j]]
     nc = 0
     for j in range(nr + nb - need + 1):
-        nc = _add(lk, nc, sp[SP_CANDIDATES], lk.buf[j:], need, np.int64(-2))
+        nc = _add(lk, nc, sp[SP.CANDIDATES], lk.buf[j:], need, np.int64(-2))
     return nc
 
 
@@ -474,11 +466,11 @@ def _after_hand(s, lk, kind, c, seat, out):
     sc = s.sc
     if kind == LA_TRADE:
         if _trade_answer(sc, c):
-            m = _without(H, n, sc[GS_LA_QW], out)
-            out[m] = sc[GS_LA_QX]
+            m = _without(H, n, sc[GS.LA_QW], out)
+            out[m] = sc[GS.LA_QX]
             m += 1
-            if sc[GS_LA_QX2] >= 0:
-                out[m] = sc[GS_LA_QX2]
+            if sc[GS.LA_QX2] >= 0:
+                out[m] = sc[GS.LA_QX2]
                 m += 1
             _sort(out, m)
             return m
@@ -512,7 +504,7 @@ def _features(tb, s, lk, kind, c, seat, f):
             f[F_PASS] = 1
     elif kind == LA_TRADE:
         if _trade_answer(s.sc, c):
-            f[F_GIVEN] = 1 if s.sc[GS_LA_QX2] < 0 else 2
+            f[F_GIVEN] = 1 if s.sc[GS.LA_QX2] < 0 else 2
     else:
         f[F_GIVEN] = lk.cset[c, 0]
     f[F_HAND] = m
@@ -520,8 +512,8 @@ def _features(tb, s, lk, kind, c, seat, f):
         for t in range(3):
             best_play_ws(lk.buf, m, tb.kinds, tb.rules, np.int64(0), np.int64(1) << np.int64(t),
                          s.res, s.sws)
-            if s.res[RES_TYPE] >= 0:
-                f[F_BI + t] = s.res[RES_SCORE]
+            if s.res[RES.TYPE] >= 0:
+                f[F_BI + t] = s.res[RES.SCORE]
     f[F_BEST] = max(f[F_BI], max(f[F_BI + 1], f[F_BI + 2]))
     keep = tb.keep_table[s.strat[seat]]
     for q in range(m):
@@ -541,8 +533,8 @@ def _features(tb, s, lk, kind, c, seat, f):
 @njit(**NO_RC_INLINE)
 def _phase(tb, s):
     """simsym.learned.features.phase"""
-    runs = s.sc[GS_RUNS]
-    if runs >= tb.gp[GP_DECK_RUNS]:
+    runs = s.sc[GS.RUNS]
+    if runs >= tb.gp[GP.DECK_RUNS]:
         return np.int64(NPHASE - 1)
     return np.int64(min(runs, NPHASE - 2))
 
@@ -579,40 +571,40 @@ def _label(tb, s, lk, kind, nc, seat, teacher, chosen):
     """Keep a learned seat's searched decision: its candidates' features and rollout values."""
     if nc < 2:
         return
-    n0 = lk.lab[LAB_N]
+    n0 = lk.lab[LAB.N]
     if n0 + nc > lk.labc.shape[0]:
-        lk.lab[LAB_FULL] = 1
+        lk.lab[LAB.FULL] = 1
         return
     ph = _phase(tb, s)
-    d = lk.lab[LAB_DEC]
+    d = lk.lab[LAB.DEC]
     for q in range(nc):
         r = lk.labc[n0 + q]
-        r[LC_GAME] = lk.key[1]
-        r[LC_DEC] = d
-        r[LC_SEAT] = seat
-        r[LC_KIND] = kind
-        r[LC_PHASE] = ph
-        r[LC_CAND] = q
-        r[LC_NC] = nc
-        r[LC_TOTAL] = lk.total[q]
-        r[LC_COUNT] = lk.count[q]
-        r[LC_TEACHER] = 1 if q == teacher else 0
-        r[LC_MODEL] = 1 if q == chosen else 0
+        r[LC.GAME] = lk.key[1]
+        r[LC.DEC] = d
+        r[LC.SEAT] = seat
+        r[LC.KIND] = kind
+        r[LC.PHASE] = ph
+        r[LC.CAND] = q
+        r[LC.NC] = nc
+        r[LC.TOTAL] = lk.total[q]
+        r[LC.COUNT] = lk.count[q]
+        r[LC.TEACHER] = 1 if q == teacher else 0
+        r[LC.MODEL] = 1 if q == chosen else 0
         for j in range(NF):
             lk.labf[n0 + q, j] = lk.feat[q, j]
-    lk.lab[LAB_N] = n0 + nc
-    lk.lab[LAB_DEC] = d + 1
+    lk.lab[LAB.N] = n0 + nc
+    lk.lab[LAB.DEC] = d + 1
 
 
 @njit(**NO_RC_INLINE)
 def _choose(tb, s, lk, lr, kind, nc, seat):
     """The deciding seat's choice: the search (lookahead), or the model (learned), which is
     also searched and labelled when labelling is on."""
-    learned = tb.strat_params[s.strat[seat]][SP_FAMILY] == FAM_LEARNED
+    learned = tb.strat_params[s.strat[seat]][SP.FAMILY] == FAM.LEARNED
     c = np.int64(0)
     if learned:
         c = _learned(tb, s, lk, kind, nc, seat)
-    if not learned or (lk.lab[LAB_ON] and nc > 1):
+    if not learned or (lk.lab[LAB.ON] and nc > 1):
         t = _decide(tb, s, lk, lr, kind, nc, seat)
         if learned:
             _label(tb, s, lk, kind, nc, seat, t, c)
@@ -627,25 +619,25 @@ def _next_decision(tb, s, lk):
     no candidates when the phase is played as every seat plays it (a seat that decides
     over candidates, lookahead or learned, is not to choose, or has one candidate)."""
     sc = s.sc
-    at = sc[GS_AT]
-    a = sc[GS_TURN] % tb.gp[GP_PLAYERS]
-    la = tb.strat_params[s.strat[a]][SP_FAMILY] >= FAM_LOOKAHEAD
+    at = sc[GS.AT]
+    a = sc[GS.TURN] % tb.gp[GP.PLAYERS]
+    la = tb.strat_params[s.strat[a]][SP.FAMILY] >= FAM.LOOKAHEAD
     seat = a
     kind = np.int64(-1)
     nc = np.int64(0)
-    if sc[GS_LA_PEND]:
-        # the trade code asks such a seat (GS_LA_Q*): its answer is a decision
-        sc[GS_LA_PEND] = 0
-        seat = sc[GS_LA_QH]
+    if sc[GS.LA_PEND]:
+        # the trade code asks such a seat (GS.LA_Q*): its answer is a decision
+        sc[GS.LA_PEND] = 0
+        seat = sc[GS.LA_QH]
         kind = np.int64(LA_TRADE)
         nc = np.int64(2)
-    elif la and at == AT_DISCARDS:
+    elif la and at == AT.DISCARDS:
         kind = np.int64(LA_SYMPOSIARCH)
         nc = _symposiarch(tb, s, lk, a)
-    elif la and at == AT_SYMPOSION:
+    elif la and at == AT.SYMPOSION:
         kind = np.int64(LA_SYMPOSION)
         nc = _symposion(tb, s, lk, a)
-    elif la and at == AT_KOMOS:
+    elif la and at == AT.KOMOS:
         kind = np.int64(LA_KOMOS)
         nc = _komos(tb, s, lk, a)
     return kind, nc, seat
@@ -660,7 +652,7 @@ def _take(tb, s, lk, kind, c, seat):
     else:
         # (Symposiarch discards are outside the best play, which the hand still holds;
         # the redraws only add)
-        _apply(tb, s, lk, kind, c, sc[GS_TURN] % tb.gp[GP_PLAYERS], seat)
+        _apply(tb, s, lk, kind, c, sc[GS.TURN] % tb.gp[GP.PLAYERS], seat)
 
 
 @njit(**NO_RC_INLINE)
@@ -668,10 +660,10 @@ def _play_out(tb, s, lr):
     """A rollout under policy learned: state s played to its end, every seat choosing by
     its model over its candidates (listed in the workspace ``lr``, not the searching
     decision's)."""
-    while s.sc[GS_AT] != AT_OVER:
+    while s.sc[GS.AT] != AT.OVER:
         kind, nc, seat = _next_decision(tb, s, lr)
         if nc == 0:
-            # nothing to decide: the phase as every seat plays it (at AT_TRADING the
+            # nothing to decide: the phase as every seat plays it (at AT.TRADING the
             # pending attempt again, with the answers given so far)
             step(tb, s)
             continue
@@ -692,21 +684,21 @@ def play_lookahead_nb(tb, s, lk, lr, g, seed, row):
     lk.key[0] = seed
     lk.key[1] = g
     sc = s.sc
-    P = tb.gp[GP_PLAYERS]
-    while sc[GS_AT] != AT_OVER:
-        at = sc[GS_AT]
+    P = tb.gp[GP.PLAYERS]
+    while sc[GS.AT] != AT.OVER:
+        at = sc[GS.AT]
         kind, nc, seat = _next_decision(tb, s, lk)
         if nc == 0:
-            # nothing to decide: the phase as every seat plays it. At AT_TRADING this runs
+            # nothing to decide: the phase as every seat plays it. At AT.TRADING this runs
             # the pending attempt again (it had changed nothing) with the answers so far.
-            if at == AT_TURN:
+            if at == AT.TURN:
                 for j in range(P):
                     lk.dec[j] = 0
             step(tb, s)
             continue
         _take(tb, s, lk, kind, _choose(tb, s, lk, lr, kind, nc, seat), seat)
     record(tb, s, row)
-    return sc[GS_NEV]
+    return sc[GS.NEV]
 
 
 @njit(**NO_RC_PY)
@@ -715,7 +707,7 @@ def run_chunk_lookahead_nb(tb, s, lk, lr, g0, g1, seed, rows, agg, progress):
     learned seats, in the caller's state ``s`` and workspaces ``lk`` and ``lr`` (the learned
     rollouts'; new_state(tb, maxev), new_look(tb) twice): the one compiled function above
     the game loop."""
-    P = tb.gp[GP_PLAYERS]
+    P = tb.gp[GP.PLAYERS]
     for g in range(g0, g1):
         row = rows[g - g0]
         play_lookahead_nb(tb, s, lk, lr, g, seed, row)

@@ -21,7 +21,7 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   first) before leaving it out, which finds high scores early and prunes more; an exact tie
   (same score, cards and kinds) goes to the play a walk in canonical order (left out first,
   then the options in order) meets first.
-* Cards of one behaviour class (kinds alike in every column but their name, enums.CF_CLS,
+* Cards of one behaviour class (kinds alike in every column but their name, enums.CF.CLS,
   and alike in being required or not) can swap their states without changing anything but
   the kinds a play lists. Of each set of plays that differ only so, the canonical order
   below prefers the one where each such card, against the previous one of its class in
@@ -32,9 +32,9 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   the best play is always one of them, so the answer is the same, with fewer leaves when a
   hand holds alike cards (the base deck's 75 kinds fall in 33 classes).
 * The Social group in closed form (``_social_cf``), when every Social card of the hand has a
-  shape it covers (enums.CF_SCF: free cards of one category worth 1 to 5, enumerated cards
+  shape it covers (enums.CF.SCF: free cards of one category worth 1 to 5, enumerated cards
   without requirements and with E items of 1 or 2), the kinds are distinct, the hand has at
-  most XC_MAX_HAND cards, the deck has its table of exclusion vectors (enums.CF_XR) and the
+  most XC_MAX_HAND cards, the deck has its table of exclusion vectors (enums.CF.XR) and the
   rules count printed wine, keep E whole and have bonuses of at most 5: free cards fall in
   classes of alike cards (category, points), so the exclusion sets are vectors of counts per
   class, listed once per deck by encode_cards; a leaf tries only the vectors losing at most
@@ -50,7 +50,7 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   whatever the hand, so it starts at a constant offset: the compiled search addresses every
   view from the workspace's one pointer instead of keeping a pointer per view (7% fewer
   instructions a search than views sized by the hand). The walk sums
-  its columns packed in 16-bit lanes (S_P0..S_P2), and the hot loops index the views with
+  its columns packed in 16-bit lanes (ST.P0..ST.P2), and the hot loops index the views with
   unsigned integers (``U``) so numba emits no negative-index wraparound.
 * Each part takes the workspace itself (``ws``, one array) and carves its views at its
   start (``_views``, inlined: constant offsets from the workspace's one pointer), so a call
@@ -65,8 +65,8 @@ How it stays exact and fast (the reference brute force in simsym.reference check
   times slower with it).
 * What depends only on a card kind (usable options, best values, largest wine, the groups it
   may join, its walk states per type already packed and ordered, the groups' bounds a lane
-  per group) is read from the card table's derived columns (enums.CF_OKI ..., CF_ST,
-  CF_PUB, filled by simsym.model.cards.encode), not recomputed per call.
+  per group) is read from the card table's derived columns (enums.CF.OKI ..., CF.ST,
+  CF.PUB, filled by simsym.model.cards.encode), not recomputed per call.
 
 Ties are broken canonically: highest score, fewest cards, lexicographically smallest sorted
 list of card kinds, then type order intellectual, social, hedonistic, then the canonical
@@ -102,6 +102,7 @@ import numpy as np
 from numba import njit
 from numba import config as _numba_config
 
+from simsym.core.layout import layout
 from simsym.core.options import INNER, PY_ENTRY
 
 if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1): plain numpy
@@ -124,12 +125,11 @@ else:
     from numba.cpython.unsafe.numbers import trailing_zeros as _tz
     from numba.np.arrayobj import make_array, populate_array
 
-    def _c_view(context, builder, rettype, data, shape, itemsize, meminfo):
-        """An array value of ``rettype`` (C-ordered) over ``data``, its dimensions the integer
-        tuple value ``shape``: what _carve builds."""
+    def _c_view(context, builder, rettype, data, dims, itemsize, meminfo):
+        """An array value of ``rettype`` (C-ordered) over ``data``, its dimensions the list of
+        integer values ``dims``: what _carve and _carve_work build."""
         intp = context.get_value_type(types.intp)
-        dims = [builder.sext(d, intp) if d.type.width < intp.width else d
-                for d in cgutils.unpack_tuple(builder, shape)]
+        dims = [builder.sext(d, intp) if d.type.width < intp.width else d for d in dims]
         strides = []
         step = itemsize
         for d in reversed(dims):
@@ -158,47 +158,31 @@ else:
             if at_.type.width < intp.width:
                 at_ = builder.sext(at_, intp)
             return _c_view(context, builder, sig.return_type, builder.gep(ary.data, [at_]),
-                           args[2], ary.itemsize, ary.meminfo)
+                           cgutils.unpack_tuple(builder, args[2]), ary.itemsize, ary.meminfo)
         return rettype(ws, at, shape), codegen
 
 from simsym.core.enums import (
-    LANE, CF_AL, CF_BH, CF_BI, CF_BVH, CF_BVI, CF_CLS, CF_FREE, CF_GROUP_BV, CF_GROUP_BW, CF_IO,
-    CF_MW, CF_NOPT, CF_OKH, CF_OKI, CF_OPT, CF_REQ_WINE, CF_REQ_WOMEN, CF_VINTAGE, CF_WM, CF_WMAT,
-    CF_WOMAN, CF_CONTAINER, CF_PUB, CF_PWX, CF_ST, CF_ST_BLOCK, CF_ST_SIZE, STF_OPT, STF_P0,
-    STF_P1, STF_P2, CH_E_SHIFT, CH_WOMAN, MAX_HAND, MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE,
-    OPT_WINE, OPT_WINE_SCORED, RES_BONUS, RES_H, RES_I, RES_MASK, RES_NCARDS, RES_PER_CARD,
-    RES_SCORE, RES_SIZE, RES_TYPE, RES_WINE, T_HEDONISTIC, T_INTELLECTUAL, T_SOCIAL,
-    CF_SCF, CF_SCF_FREE, CF_SCF_MAXP, CF_SCF_NS, CF_SCF_OPT, CF_SCF_ST, CF_SCF_VAL, SCF_ENUM,
-    SCF_FREE, SCF_NONE, SCF_MAX_CLASSES, CF_XR, CF_XR_STARTS, XR_PER_ROW,
-)
-from simsym.core.enums import (  # the rule array, under the names this module reads
-    RULE_BONUS_ALL as R_BONUS_ALL,
-    RULE_BONUS_EQ as R_BONUS_EQ,
-    RULE_BONUS_STACKS as R_BONUS_STACKS,
-    RULE_BONUS_WINE_SCORED as R_BONUS_WINE_SCORED,
-    RULE_EITHER_SPLIT as R_EITHER_SPLIT,
-    RULE_IO_BARS_MW as R_IO_BARS_MW,
-    RULE_MAX_VINTAGE as R_MAX_VINTAGE,
-    RULE_NON_CONTAINER as R_NON_CONTAINER,
-    RULE_WINE_HI as R_WINE_HI,
-    RULE_WINE_LO as R_WINE_LO,
-    RULE_WINE_SCORED as R_WINE_SCORED,
+    CF, CF_GROUP_BV, CF_GROUP_BW, CH_E_SHIFT, CH_WOMAN, LANE, MAX_HAND, MAX_OPTIONS, OPT, RES, RULE,
+    SCF_ENUM, SCF_FREE, SCF_MAX_CLASSES, SCF_NONE, STF, ST_BLOCK, T_HEDONISTIC, T_INTELLECTUAL,
+    T_SOCIAL, XR_PER_ROW,
 )
 
 # Columns of a per-card "state" row: one way a card takes part (or not) in a search. Only
-# what the walk and the leaves read: the summed columns packed in 16-bit lanes (S_P0..S_P2),
+# what the walk and the leaves read: the summed columns packed in 16-bit lanes (ST.P0..ST.P2),
 # so a step of the walk adds three words (every sum stays below 2**15: MAX_HAND cards of
 # bounded points, see simsym.model.cards.encode), and the maxed requirements.
-S_P0 = 0  # CW | NCW << 16 | VINT << 32 | VAL << 48: what every step of the walk checks
-S_P1 = 1  # IN | WB << 16 | WOMEN << 32: read at the leaves
-S_P2 = 2  # I | H << 16 | E << 32
-S_REQW = 3  # women the card requires
-S_REQWINE = 4  # wine the card requires
-S_IN = 5  # 1 if the card is played
-S_E = 6  # Either points (Social searches only; in I/H searches they are folded in)
-S_OPT = 7  # option index; MAX_OPTIONS in the left-out state (read only by _walk's order
-#  between alike cards)
-S_COLS = 8
+ST = layout(
+    "ST",
+    "P0",  # CW | NCW << 16 | VINT << 32 | VAL << 48: what every step of the walk checks
+    "P1",  # IN | WB << 16 | WOMEN << 32: read at the leaves
+    "P2",  # I | H << 16 | E << 32
+    "REQW",  # women the card requires
+    "REQWINE",  # wine the card requires
+    "IN",  # 1 if the card is played
+    "E",  # Either points (Social searches only; in I/H searches they are folded in)
+    "OPT",  # option index; MAX_OPTIONS in the left-out state (read only by _walk's order
+    #         between alike cards)
+)
 # The lanes: CW, wine counted for requirements; NCW, counted wine from a non-Container card;
 # VINT, Vintage cards; VAL, points before any bonus; IN, cards played; WB, wine the
 # all-equal Social bonus compares with (scored or printed); WOMEN, women; I, fixed
@@ -206,12 +190,7 @@ S_COLS = 8
 # Either points.
 LMASK = (1 << LANE) - 1
 # Columns of the walk's accumulator (a row per depth).
-A_P0 = 0
-A_P1 = 1
-A_P2 = 2
-A_REQW = 3
-A_REQWINE = 4
-A_COLS = 5
+ACC = layout("ACC", "P0", "P1", "P2", "REQW", "REQWINE")
 MAXS = MAX_OPTIONS + 1  # states of a card: left out, or one of its options
 
 # Social exclusion sets (sets of optional free cards left out): each set's fields packed in
@@ -230,14 +209,14 @@ SUM_WORDS = 2 ** 15 // 64  # words of a bitset over every sum of points a hand c
 
 U = np.uint64  # an index type numba does not wrap around (see _walk)
 
-# The Social closed form (_social_cf): free-card classes of a deck (enums.CF_SCF_FREE), one
+# The Social closed form (_social_cf): free-card classes of a deck (enums.CF.SCF_FREE), one
 # more than the most cards of one class a hand may hold for it (more: the general walk), and
 # the largest hand and bonus it takes (its packed sums have 8-bit fields).
 XC_CLASSES = SCF_MAX_CLASSES
 XC_COUNT = 8
 XC_MAX_HAND = 16
 XC_MAX_BONUS = 5
-XC_GUARD = np.int64(0x0080808080808080)  # the guard bit of each class's lane (enums.CF_XR)
+XC_GUARD = np.int64(0x0080808080808080)  # the guard bit of each class's lane (enums.CF.XR)
 # What _best_core writes into ``res``: only score and type (best_score_above_ws); the play
 # (score, type, cards as a mask over hand positions, their number: all the engine reads);
 # or the complete result (each card's option, E split and woman flag too).
@@ -248,53 +227,57 @@ NGROUPS = 4  # (type, mode): (I, 0), (I, 1), (S, 0), (H, 0)
 G_TYPE = (T_INTELLECTUAL, T_INTELLECTUAL, T_SOCIAL, T_HEDONISTIC)
 
 # The workspace as named views, carved by _views ("sorted position": a card's index in
-# w.hs). Each has room for n = MAX_HAND cards; a search of a hand of fewer uses its first
-# entries.
-Work = namedtuple("Work", (
-    "hs",  # n: the hand sorted by kind
-    "perm",  # n: the hand position of each sorted card
-    "bopt",  # n: the best play's option per sorted card
-    "copt",  # n: the free cards' option in the current group
-    "ub",  # NGROUPS: per group, an upper bound on the score
-    "wx",  # NGROUPS: ... and on the counted wine
-    "st",  # (n, MAXS, S_COLS): each enumerated card's states (S_* columns)
-    "ns",  # n: ... how many states it has
-    "epos",  # n: ... its sorted position
-    "ecl",  # n: ... its behaviour class (enums.CF_CLS) x 2 + 1 if required
-    "sp",  # n: ... the previous enumerated card of that class and requirement, as j << 1 |
-    #  1 for a copy of its kind (0 for another kind); -1: none (see _walk)
-    "rv",  # n + 1: suffix sums over the enumerated cards of their best value,
-    "rc",  # n + 1: ... of their largest counted wine
-    "rn",  # n + 1: ... of their largest non-Container wine
-    "acc",  # (n + 1, A_COLS): the walk's sums at each depth (row 0: the fixed free cards)
-    "ch",  # n + 1: the walk's current state per depth
-    "bch",  # n: the best play's states, kept until its group's walk ends
-    "ppos",  # n: Social optional free cards: sorted position,
-    "pv",  # n: ... points (value),
-    "pi",  # n: ... I points,
-    "ph",  # n: ... H points,
-    "pe",  # n: ... E points
-    "xw",  # XCAP: Social exclusion sets: their fields, packed (see XCAP),
-    "xx",  # XCAP: ... their bitmasks (when not every subset is listed),
-    "xe",  # XCAP: ... their E items counted by size (see _e_code),
-    "xo",  # XCAP: ... their order, by points lost (packed with the index: see _x_insert)
-    "xcnt",  # XCAP + 1: ... a counting sort's buckets
-    "xst",  # n: ... the stack of the walk that lists them
-    "li",  # n: a Social leaf's E items from the enumerated cards
-    "ei",  # n: a Social play's E items, on the slow subset-sum path
-    "sums",  # SUM_WORDS: ... the bitset of their subset sums
-    "out_e",  # n: the answer's E items,
-    "out_pos",  # n: ... their sorted positions,
-    "out_toi",  # n: ... and per sorted card, the E points given to Intellectual
-    "xtop",  # (XC_CLASSES, XC_COUNT): _social_cf: per free class, the masks of its x highest
-    #  sorted positions
-))
+# w.hs): each field's shape, in workspace order. Each has room for n = MAX_HAND cards; a search
+# of a hand of fewer uses its first entries.
+_N = MAX_HAND
+WORK = (
+    ("hs", (_N,)),  # the hand sorted by kind
+    ("perm", (_N,)),  # the hand position of each sorted card
+    ("bopt", (_N,)),  # the best play's option per sorted card
+    ("copt", (_N,)),  # the free cards' option in the current group
+    ("ub", (NGROUPS,)),  # per group, an upper bound on the score
+    ("wx", (NGROUPS,)),  # ... and on the counted wine
+    ("st", (_N, MAXS, ST.SIZE)),  # each enumerated card's states (ST columns)
+    ("ns", (_N,)),  # ... how many states it has
+    ("epos", (_N,)),  # ... its sorted position
+    ("ecl", (_N,)),  # ... its behaviour class (enums.CF.CLS) x 2 + 1 if required
+    ("sp", (_N,)),  # ... the previous enumerated card of that class and requirement, as
+    #                 j << 1 | 1 for a copy of its kind (0 for another kind); -1: none (_walk)
+    ("rv", (_N + 1,)),  # suffix sums over the enumerated cards of their best value,
+    ("rc", (_N + 1,)),  # ... of their largest counted wine
+    ("rn", (_N + 1,)),  # ... of their largest non-Container wine
+    ("acc", (_N + 1, ACC.SIZE)),  # the walk's sums at each depth (row 0: the fixed free cards)
+    ("ch", (_N + 1,)),  # the walk's current state per depth
+    ("bch", (_N,)),  # the best play's states, kept until its group's walk ends
+    ("ppos", (_N,)),  # Social optional free cards: sorted position,
+    ("pv", (_N,)),  # ... points (value),
+    ("pi", (_N,)),  # ... I points,
+    ("ph", (_N,)),  # ... H points,
+    ("pe", (_N,)),  # ... E points
+    ("xw", (XCAP,)),  # Social exclusion sets: their fields, packed (see XCAP),
+    ("xx", (XCAP,)),  # ... their bitmasks (when not every subset is listed),
+    ("xe", (XCAP,)),  # ... their E items counted by size (see _e_code),
+    ("xo", (XCAP,)),  # ... their order, by points lost (packed with the index: _x_insert)
+    ("xcnt", (XCAP + 1,)),  # ... a counting sort's buckets
+    ("xst", (_N,)),  # ... the stack of the walk that lists them
+    ("li", (_N,)),  # a Social leaf's E items from the enumerated cards
+    ("ei", (_N,)),  # a Social play's E items, on the slow subset-sum path
+    ("sums", (SUM_WORDS,)),  # ... the bitset of their subset sums
+    ("out_e", (_N,)),  # the answer's E items,
+    ("out_pos", (_N,)),  # ... their sorted positions,
+    ("out_toi", (_N,)),  # ... and per sorted card, the E points given to Intellectual
+    ("xtop", (XC_CLASSES, XC_COUNT)),  # _social_cf: per free class, the masks of its x
+    #                                    highest sorted positions
+)
+Work = namedtuple("Work", [name for name, _ in WORK])
+# Where each view starts in the workspace, and the entries they take (WORK_AT.SIZE).
+WORK_AT = layout("WORK", *((name, int(np.prod(shape))) for name, shape in WORK))
 
 # The rule values the search reads (from the rule array, once per call).
 Facts = namedtuple("Facts", (
     "wine_scored",  # the wine windows count scored wine (else printed)
     "bonus_wine_scored",  # the all-equal bonus compares with scored wine (else printed)
-    "iobm",  # 1 when IO cards bar MW cards: the column offset into CF_AL and CF_WMAT
+    "iobm",  # 1 when IO cards bar MW cards: the column offset into CF.AL and CF.WMAT
     "need_ncw",  # wine that must come from non-Container cards
     "max_vint",  # most Vintage cards
     "either_split",  # E points may be split between I and H
@@ -325,18 +308,36 @@ Best = namedtuple("Best", ("score", "n", "mask", "g"))
 
 @njit(cache=True)
 def workspace_size(n):
-    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards: at
-    least what ``_views`` carves, the same for every n (tests/kernels/test_search_parts.py checks
-    that)."""
-    n = MAX_HAND  # _views carves room for the largest hand whatever the hand
-    return (27 * n + 5 * (n + 1) + 2 * NGROUPS + n * MAXS * S_COLS + (n + 1) * S_COLS
-            + 5 * XCAP + 1 + SUM_WORDS + XC_CLASSES * XC_COUNT + 64)
+    """Length of the int64 workspace ``best_symposion_ws`` needs for a hand of n cards: what
+    ``_views`` carves, the same for every n (room for the largest hand whatever the hand)."""
+    return WORK_AT.SIZE
 
 
-@njit(cache=True, inline='always')  # returns a view: never _nrt=False (see _views)
-def _take(ws, at, size):
-    """The ``size`` entries of ``ws`` from ``at`` (a view), and where the next view starts."""
-    return _carve(ws, at, (size,)), at + size
+if _numba_config.DISABLE_JIT:
+    def _carve_work(ws):
+        """The workspace's views (``Work``), each at its WORK_AT offset."""
+        return Work(*(_carve(ws, at, shape) for at, (_, shape) in zip(WORK_AT, WORK)))
+else:
+    @intrinsic
+    def _carve_work(typingctx, ws):
+        """The workspace's views (``Work``), each at its WORK_AT offset with its WORK shape:
+        constant offsets from the workspace's one pointer (the module docstring), generated
+        from the declaration. The caller guarantees len(ws) >= WORK_AT.SIZE."""
+        if not (isinstance(ws, types.Array) and ws.ndim == 1 and ws.layout == 'C'):
+            return None
+        members = [types.Array(ws.dtype, len(shape), 'C') for _, shape in WORK]
+        rettype = types.NamedTuple(members, Work)
+
+        def codegen(context, builder, sig, args):
+            ary = make_array(sig.args[0])(context, builder, args[0])
+            intp = context.get_value_type(types.intp)
+            views = []
+            for aty, at, (_, shape) in zip(members, WORK_AT, WORK):
+                data = builder.gep(ary.data, [intp(at)])
+                views.append(_c_view(context, builder, aty, data, [intp(d) for d in shape],
+                                     ary.itemsize, ary.meminfo))
+            return context.make_tuple(builder, rettype, views)
+        return rettype(ws), codegen
 
 
 @njit(cache=True, inline='always')
@@ -344,58 +345,16 @@ def _views(ws):
     """The workspace carved into the search's views (see ``Work``), each with room for
     MAX_HAND cards, and how many entries they take. (A function compiled with ``_nrt=False``
     must not return an array to one with reference counting: the caller would release a
-    reference it was never given. So this and _take are inlined, never compiled with
-    ``_nrt=False``.)"""
-    n = MAX_HAND  # constant sizes, so constant offsets (module docstring)
-    hs, at = _take(ws, 0, n)
-    perm, at = _take(ws, at, n)
-    bopt, at = _take(ws, at, n)
-    copt, at = _take(ws, at, n)
-    ub, at = _take(ws, at, NGROUPS)
-    wx, at = _take(ws, at, NGROUPS)
-    st = _carve(ws, at, (n, MAXS, S_COLS))
-    at += n * MAXS * S_COLS
-    ns, at = _take(ws, at, n)
-    epos, at = _take(ws, at, n)
-    ecl, at = _take(ws, at, n)
-    sp, at = _take(ws, at, n)
-    rv, at = _take(ws, at, n + 1)
-    rc, at = _take(ws, at, n + 1)
-    rn, at = _take(ws, at, n + 1)
-    acc = _carve(ws, at, (n + 1, A_COLS))
-    at += (n + 1) * A_COLS
-    ch, at = _take(ws, at, n + 1)
-    bch, at = _take(ws, at, n)
-    ppos, at = _take(ws, at, n)
-    pv, at = _take(ws, at, n)
-    pi, at = _take(ws, at, n)
-    ph, at = _take(ws, at, n)
-    pe, at = _take(ws, at, n)
-    xw, at = _take(ws, at, XCAP)
-    xx, at = _take(ws, at, XCAP)
-    xe, at = _take(ws, at, XCAP)
-    xo, at = _take(ws, at, XCAP)
-    xcnt, at = _take(ws, at, XCAP + 1)
-    xst, at = _take(ws, at, n)
-    li, at = _take(ws, at, n)
-    ei, at = _take(ws, at, n)
-    sums, at = _take(ws, at, SUM_WORDS)
-    out_e, at = _take(ws, at, n)
-    out_pos, at = _take(ws, at, n)
-    out_toi, at = _take(ws, at, n)
-    xtop = _carve(ws, at, (XC_CLASSES, XC_COUNT))
-    at += XC_CLASSES * XC_COUNT
-    return Work(hs, perm, bopt, copt, ub, wx, st, ns, epos, ecl, sp, rv, rc, rn, acc, ch, bch,
-                ppos, pv, pi, ph, pe, xw, xx, xe, xo, xcnt, xst, li, ei, sums, out_e, out_pos,
-                out_toi, xtop), at
+    reference it was never given. So this is inlined, never compiled with ``_nrt=False``.)"""
+    return _carve_work(ws), WORK_AT.SIZE
 
 
 @njit(cache=True)
 def _opt_value(kinds, k, o):
     """Points option o of kind k adds before any bonus (scored Wine, I, H and E)."""
-    base = CF_OPT + o * OPT_SIZE
-    return (kinds[k, base + OPT_WINE_SCORED] + kinds[k, base + OPT_I] + kinds[k, base + OPT_H]
-            + kinds[k, base + OPT_E])
+    base = CF.OPT + o * OPT.SIZE
+    return (kinds[k, base + OPT.WINE_SCORED] + kinds[k, base + OPT.I] + kinds[k, base + OPT.H]
+            + kinds[k, base + OPT.E])
 
 
 @njit(**PY_ENTRY)
@@ -462,8 +421,8 @@ def _walk_order(w, m):
         a = w.ch[U(j)]
         b = w.bch[U(j)]
         if a != b:
-            ra = w.st[U(j), U(a), S_OPT] if w.st[U(j), U(a), S_IN] else -1
-            rb = w.st[U(j), U(b), S_OPT] if w.st[U(j), U(b), S_IN] else -1
+            ra = w.st[U(j), U(a), ST.OPT] if w.st[U(j), U(a), ST.IN] else -1
+            rb = w.st[U(j), U(b), ST.OPT] if w.st[U(j), U(b), ST.IN] else -1
             return -1 if ra < rb else 1
     return 0
 
@@ -521,12 +480,12 @@ def _bonus_target(ifix, hfix, etot, wine_for_bonus, rules):
     x = d // 2
     if x > etot:
         return 0, -1
-    bonus = rules[R_BONUS_EQ]
+    bonus = rules[RULE.BONUS_EQ]
     if ifix + x == wine_for_bonus:
-        if rules[R_BONUS_STACKS]:
-            bonus += rules[R_BONUS_ALL]
-        elif rules[R_BONUS_ALL] > bonus:
-            bonus = rules[R_BONUS_ALL]
+        if rules[RULE.BONUS_STACKS]:
+            bonus += rules[RULE.BONUS_ALL]
+        elif rules[RULE.BONUS_ALL] > bonus:
+            bonus = rules[RULE.BONUS_ALL]
     return bonus, x
 
 
@@ -685,7 +644,7 @@ def best_symposion_nb(hand, n, kinds, rules, required_mask, type_mask, res):
     """Best legal Symposion in ``hand[:n]`` (kind codes, any order).
 
     ``required_mask``: bit p set = hand position p must be played. ``type_mask``: bit t set =
-    type t may be declared. Writes the answer into ``res`` (see enums.RES_*): score 0, type -1
+    type t may be declared. Writes the answer into ``res`` (see enums.RES): score 0, type -1
     and mask 0 when nothing is legal; per-card choice codes in hand order.
     """
     ws = np.empty(workspace_size(n), np.int64)
@@ -703,8 +662,8 @@ def best_symposion_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
 
 @njit(cache=True, _nrt=False, inline='always')
 def best_play_ws(hand, n, kinds, rules, required_mask, type_mask, res, ws):
-    """:func:`best_symposion_ws`, writing only the play: ``res[RES_SCORE]``, ``RES_TYPE``,
-    ``RES_MASK`` and ``RES_NCARDS`` (the same values; the rest of ``res`` is left as it
+    """:func:`best_symposion_ws`, writing only the play: ``res[RES.SCORE]``, ``RES.TYPE``,
+    ``RES.MASK`` and ``RES.NCARDS`` (the same values; the rest of ``res`` is left as it
     was). What the engine reads, without rebuilding each card's option and E split."""
     _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res, ws,
                np.int64(-1), np.int64(MODE_PLAY))
@@ -743,7 +702,7 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
     """The highest score of a legal play scoring strictly more than ``floor`` (>= 0), or -1
     when there is none. Exact: a play scoring above ``floor`` is never pruned, so when the
     answer is not -1 it equals the score :func:`best_symposion_ws` would find. Only
-    ``res[RES_SCORE]`` and ``res[RES_TYPE]`` are written."""
+    ``res[RES.SCORE]`` and ``res[RES.TYPE]`` are written."""
     return _best_core(hand, n, kinds, rules, np.int64(required_mask), np.int64(type_mask), res,
                       ws, np.int64(floor), np.int64(MODE_SCORE))
 
@@ -753,24 +712,24 @@ def best_score_above_ws(hand, n, kinds, rules, required_mask, type_mask, floor, 
 def _xc_opt(kinds, k, c):
     """The option index of state c of enumerated kind k (its states: options, then left
     out: -1)."""
-    if c < kinds[U(k), CF_SCF_NS]:
-        return kinds[U(k), CF_SCF_OPT + c] & 0xFF
+    if c < kinds[U(k), CF.SCF_NS]:
+        return kinds[U(k), CF.SCF_OPT + c] & 0xFF
     return np.int64(-1)
 
 
 @njit(**INNER)
 def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
     """The Social group in closed form, for hands whose every Social card has a shape it
-    covers (enums.CF_SCF): the same play as _card_states and _walk would find. Returns the
+    covers (enums.CF.SCF): the same play as _card_states and _walk would find. Returns the
     best play and True, or ``best`` unchanged and False when the hand is not covered (copies
-    of a kind, a shape outside enums.CF_SCF, more than XC_COUNT - 1 cards of a free class):
+    of a kind, a shape outside enums.CF.SCF, more than XC_COUNT - 1 cards of a free class):
     then the general walk searches the group.
 
     Free cards (one option of points in one category) fall in classes by category and points;
     cards of a class are interchangeable, so the optional ones a play leaves out (to reach a
     bonus) are a vector of counts per class, and of a class the highest kinds go (the play
     keeping the lowest is the first in the canonical order). The deck's table lists every
-    vector losing at most SCF_MAX_FREE points, by points lost (enums.CF_XR); a hand
+    vector losing at most SCF_MAX_FREE points, by points lost (enums.CF.XR); a hand
     uses those its cards allow. The enumerated cards are walked
     as in _walk (options by value, then left out; pruned on the wine window, non-Container
     wine, Vintage and the score bound; alike cards in canonical order). At a leaf only two
@@ -784,7 +743,7 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
     nfree = 0
     fixmask = np.int64(0)  # required free cards (always played)
     fmask = np.int64(0)  # optional free cards
-    cp = np.int64(0)  # optional free cards per class (8-bit lanes, as enums.CF_XR's counts)
+    cp = np.int64(0)  # optional free cards per class (8-bit lanes, as enums.CF.XR's counts)
     m = 0
     last = np.int64(-1)
     for q in range(n - 1, -1, -1):  # downwards: a class's highest positions first (w.xtop)
@@ -792,12 +751,12 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
         if k == last:
             return best, False  # copies of a kind: the general walk's tie-breaks
         last = k
-        sh = kinds[U(k), CF_SCF]
+        sh = kinds[U(k), CF.SCF]
         if sh == SCF_NONE:
             continue
         bit = np.int64(1) << q
         if sh == SCF_FREE:
-            f = kinds[U(k), CF_SCF_FREE]
+            f = kinds[U(k), CF.SCF_FREE]
             fsum += ((f >> 8) & 0xFFFFFFFF) << 32
             ftot += f >> 40
             nfree += 1
@@ -816,8 +775,8 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
             m += 1
         else:
             return best, False
-    lo_w = rules[R_WINE_LO + T_SOCIAL]
-    hi_w = rules[R_WINE_HI + T_SOCIAL]
+    lo_w = rules[RULE.WINE_LO + T_SOCIAL]
+    hi_w = rules[RULE.WINE_HI + T_SOCIAL]
     maxbonus = rf.maxbonus
     beq = rf.beq
     # The enumerated cards upwards (the walk's depths); suffix sums of their best value (w.rv),
@@ -829,23 +788,23 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
         q = w.xst[U(m - 1 - j)]  # (w.xst listed them downwards)
         w.epos[U(j)] = q
         k = hs[U(q)]
-        mp = kinds[U(k), CF_SCF_MAXP]
-        w.rv[U(j)] = w.rv[U(j + 1)] + kinds[U(k), CF_SCF_VAL]
+        mp = kinds[U(k), CF.SCF_MAXP]
+        w.rv[U(j)] = w.rv[U(j + 1)] + kinds[U(k), CF.SCF_VAL]
         w.rc[U(j)] = w.rc[U(j + 1)] + mp
-        w.rn[U(j)] = w.rn[U(j + 1)] + (0 if kinds[U(k), CF_CONTAINER] else mp)
+        w.rn[U(j)] = w.rn[U(j + 1)] + (0 if kinds[U(k), CF.CONTAINER] else mp)
     if w.rc[0] < lo_w or w.rn[0] < rf.need_ncw or ftot + w.rv[0] + maxbonus < best.score:
         return best, True
     for j in range(m):
         q = w.epos[U(j)]
-        cl = kinds[U(hs[U(q)]), CF_CLS] * 2 + ((req >> q) & 1)
+        cl = kinds[U(hs[U(q)]), CF.CLS] * 2 + ((req >> q) & 1)
         w.sp[U(j)] = -1
         for jj in range(j - 1, -1, -1):
             q2 = w.epos[U(jj)]
-            if kinds[U(hs[U(q2)]), CF_CLS] * 2 + ((req >> q2) & 1) == cl:
+            if kinds[U(hs[U(q2)]), CF.CLS] * 2 + ((req >> q2) & 1) == cl:
                 w.sp[U(j)] = jj
                 break
     # The walk.
-    starts = kinds[0, CF_XR_STARTS]
+    starts = kinds[0, CF.XR_STARTS]
     acc = w.acc
     ch = w.ch
     bch = w.bch
@@ -889,7 +848,7 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
                     break
                 for v in range((starts >> 9 * L) & 511, (starts >> 9 * (L + 1)) & 511):
                     row = v // XR_PER_ROW
-                    col = CF_XR + 2 * (v % XR_PER_ROW)
+                    col = CF.XR + 2 * (v % XR_PER_ROW)
                     w0 = kinds[U(row), U(col)]
                     if ((cp | XC_GUARD) - w0) & XC_GUARD != XC_GUARD:
                         continue  # more cards of some class than the hand has
@@ -941,7 +900,7 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
             continue
         q = w.epos[U(d)]
         k = hs[U(q)]
-        nsk = kinds[U(k), CF_SCF_NS]
+        nsk = kinds[U(k), CF.SCF_NS]
         top = nsk - ((req >> q) & 1)  # the last state: left out, unless required
         c = ch[U(d)] + 1
         sp = w.sp[U(d)]
@@ -954,8 +913,8 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
                 prank = 99
         while c <= top:
             if c < nsk:
-                word = kinds[U(k), CF_SCF_ST + c]
-                ov = kinds[U(k), CF_SCF_OPT + c]
+                word = kinds[U(k), CF.SCF_ST + c]
+                ov = kinds[U(k), CF.SCF_OPT + c]
                 rank = ov & 0xFF
                 val = ov >> 8
             else:
@@ -1012,7 +971,7 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         best = Best(np.int64(-1), np.int64(0), np.int64(0), np.int64(NGROUPS))
     # The Social group in closed form (_social_cf) under the rule options it covers.
     cf = not rf.wine_scored and not rf.either_split and rf.maxbonus <= XC_MAX_BONUS \
-        and n <= XC_MAX_HAND and kinds.shape[0] > 0 and kinds[0, CF_XR_STARTS] >= 0
+        and n <= XC_MAX_HAND and kinds.shape[0] > 0 and kinds[0, CF.XR_STARTS] >= 0
     # Search the groups in order of decreasing bound (stable); stop at the first whose bound
     # is below the best score found so far.
     while gon:
@@ -1037,11 +996,11 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
         if best.g == NGROUPS:
             write_no_play(res, mode)
             return -1
-        res[RES_TYPE] = G_TYPE[best.g]
-        res[RES_SCORE] = best.score
+        res[RES.TYPE] = G_TYPE[best.g]
+        res[RES.SCORE] = best.score
         if mode == MODE_PLAY:
-            res[RES_MASK] = _hand_mask(w.perm, n, best.mask)
-            res[RES_NCARDS] = best.n
+            res[RES.MASK] = _hand_mask(w.perm, n, best.mask)
+            res[RES.NCARDS] = best.n
         return best.score
     _write_result(ws, n, kinds, rules, best, res)
     return best.score if best.g < NGROUPS else -1
@@ -1051,11 +1010,11 @@ def _best_core(hand, n, kinds, rules, required_mask, type_mask, res, ws, floor, 
 def write_no_play(res, mode):
     """What a search in ``mode`` MODE_SCORE or MODE_PLAY writes into res when the hand has no
     legal play (above the floor)."""
-    res[RES_TYPE] = -1
-    res[RES_SCORE] = 0
+    res[RES.TYPE] = -1
+    res[RES.SCORE] = 0
     if mode == MODE_PLAY:
-        res[RES_MASK] = 0
-        res[RES_NCARDS] = 0
+        res[RES.MASK] = 0
+        res[RES.NCARDS] = 0
 
 
 @njit(**INNER)
@@ -1117,12 +1076,12 @@ def _sort_hand(hand, n, hs, perm, required_mask):
 @njit(**INNER)
 def _rule_facts(rules):
     """The rule values the search reads, from the rule array (see ``Facts``)."""
-    beq = rules[R_BONUS_EQ]
-    ball = rules[R_BONUS_ALL]
-    maxbonus = beq + ball if rules[R_BONUS_STACKS] != 0 else max(beq, ball)
-    return Facts(rules[R_WINE_SCORED] != 0, rules[R_BONUS_WINE_SCORED] != 0,
-                 np.int64(1 if rules[R_IO_BARS_MW] != 0 else 0), rules[R_NON_CONTAINER],
-                 rules[R_MAX_VINTAGE], rules[R_EITHER_SPLIT] != 0, beq, maxbonus)
+    beq = rules[RULE.BONUS_EQ]
+    ball = rules[RULE.BONUS_ALL]
+    maxbonus = beq + ball if rules[RULE.BONUS_STACKS] != 0 else max(beq, ball)
+    return Facts(rules[RULE.WINE_SCORED] != 0, rules[RULE.BONUS_WINE_SCORED] != 0,
+                 np.int64(1 if rules[RULE.IO_BARS_MW] != 0 else 0), rules[RULE.NON_CONTAINER],
+                 rules[RULE.MAX_VINTAGE], rules[RULE.EITHER_SPLIT] != 0, beq, maxbonus)
 
 
 @njit(**INNER)
@@ -1135,16 +1094,16 @@ def _group_bounds(ws, n, kinds, rules, rf, req, type_mask):
     has_io = 0
     reqal = 15  # groups every required card may join
     wmat = 0
-    pub = 0  # the bounds, a 16-bit lane per group (enums.CF_PUB, CF_PWX)
+    pub = 0  # the bounds, a 16-bit lane per group (enums.CF.PUB, CF.PWX)
     pwx = 0
     for q in range(n):
         k = w.hs[U(q)]
-        has_io |= kinds[U(k), CF_IO]
-        wmat |= kinds[U(k), CF_WMAT + rf.iobm]
-        pub += kinds[U(k), CF_PUB + rf.iobm]
-        pwx += kinds[U(k), CF_PWX + 2 * rf.iobm + wsv]
+        has_io |= kinds[U(k), CF.IO]
+        wmat |= kinds[U(k), CF.WMAT + rf.iobm]
+        pub += kinds[U(k), CF.PUB + rf.iobm]
+        pwx += kinds[U(k), CF.PWX + 2 * rf.iobm + wsv]
         if (req >> q) & 1:
-            reqal &= kinds[U(k), CF_AL + rf.iobm]
+            reqal &= kinds[U(k), CF.AL + rf.iobm]
     for gg in range(NGROUPS):
         w.ub[gg] = (pub >> LANE * gg) & LMASK
         w.wx[gg] = (pwx >> LANE * gg) & LMASK
@@ -1160,7 +1119,7 @@ def _group_bounds(ws, n, kinds, rules, rf, req, type_mask):
         gon |= 8
     gon &= reqal
     for gg in range(NGROUPS):
-        if w.wx[gg] < rules[R_WINE_LO + G_TYPE[gg]]:
+        if w.wx[gg] < rules[RULE.WINE_LO + G_TYPE[gg]]:
             gon &= ~(np.int64(1) << gg)
     return gon, wmat
 
@@ -1186,14 +1145,14 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
     w, _ = _views(ws)
     t = G_TYPE[g]
     social = t == T_SOCIAL
-    hi_w = rules[R_WINE_HI + t]
+    hi_w = rules[RULE.WINE_HI + t]
     women_matter = (wmat >> g) & 1 != 0
     maxbonus = rf.maxbonus
     m = 0
     np_ = 0
     free_mask = np.int64(0)
     pmask = np.int64(0)
-    # The fixed free cards' sums, packed as the walk's row 0 holds them (A_P0..A_P2).
+    # The fixed free cards' sums, packed as the walk's row 0 holds them (ACC.P0..ACC.P2).
     f_p0 = 0
     f_p1 = 0
     f_p2 = 0
@@ -1208,27 +1167,27 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
     seen = np.uint64(0)  # the enumerated cards' classes, hashed to 64 bits
     for q in range(n):
         k = w.hs[U(q)]
-        if not (kinds[U(k), CF_AL + rf.iobm] >> g) & 1:
+        if not (kinds[U(k), CF.AL + rf.iobm] >> g) & 1:
             continue
         bit = np.int64(1) << q
         required = (req & bit) != 0
         woman = 0
-        if kinds[U(k), CF_WOMAN]:
+        if kinds[U(k), CF.WOMAN]:
             woman = 1
-        elif kinds[U(k), CF_MW] and g != 1:
+        elif kinds[U(k), CF.MW] and g != 1:
             woman = 1
-        okm = kinds[U(k), CF_OKI] if t == T_INTELLECTUAL else (
-            kinds[U(k), CF_OKH] if t == T_HEDONISTIC else (1 << kinds[U(k), CF_NOPT]) - 1)
-        free = kinds[U(k), CF_FREE] != 0 and (okm & kinds[U(k), CF_WM]) == 0 \
+        okm = kinds[U(k), CF.OKI] if t == T_INTELLECTUAL else (
+            kinds[U(k), CF.OKH] if t == T_HEDONISTIC else (1 << kinds[U(k), CF.NOPT]) - 1)
+        free = kinds[U(k), CF.FREE] != 0 and (okm & kinds[U(k), CF.WM]) == 0 \
             and not (woman and women_matter)
         if free and not social:
             # Include exactly when it scores (or is required); best option first.
             if t == T_INTELLECTUAL:
-                bo = kinds[U(k), CF_BI]
-                bv = kinds[U(k), CF_BVI]
+                bo = kinds[U(k), CF.BI]
+                bv = kinds[U(k), CF.BVI]
             else:
-                bo = kinds[U(k), CF_BH]
-                bv = kinds[U(k), CF_BVH]
+                bo = kinds[U(k), CF.BH]
+                bv = kinds[U(k), CF.BVH]
             if bv > 0 or required:
                 f_p0 += bv << 3 * LANE
                 f_p1 += 1 | (woman << 2 * LANE)
@@ -1237,9 +1196,9 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
                 free_mask |= bit
             continue
         if free and social and okm == 1:
-            ci = kinds[U(k), CF_OPT + OPT_I]
-            ch = kinds[U(k), CF_OPT + OPT_H]
-            ce = kinds[U(k), CF_OPT + OPT_E]
+            ci = kinds[U(k), CF.OPT + OPT.I]
+            ch = kinds[U(k), CF.OPT + OPT.H]
+            ce = kinds[U(k), CF.OPT + OPT.E]
             val = ci + ch + ce
             w.copt[U(q)] = 0
             if required or val > maxbonus:
@@ -1268,21 +1227,21 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
         # the play legal and adds points: outside Social (whose bonus may want a card
         # out), with the group's wine ceiling out of reach, for a card with no Vintage and
         # no requirement of its own whose every usable option is worth something.
-        reqw = kinds[U(k), CF_REQ_WOMEN]
-        reqwine = kinds[U(k), CF_REQ_WINE]
+        reqw = kinds[U(k), CF.REQ_WOMEN]
+        reqwine = kinds[U(k), CF.REQ_WINE]
         if reqw > 0 or reqwine > 0:
             has_reqs = True
         may_out = not required
-        if may_out and not social and w.wx[g] <= hi_w and kinds[U(k), CF_VINTAGE] == 0 \
+        if may_out and not social and w.wx[g] <= hi_w and kinds[U(k), CF.VINTAGE] == 0 \
                 and reqw == 0 and reqwine == 0:
             may_out = False
-            for o in range(kinds[U(k), CF_NOPT]):
+            for o in range(kinds[U(k), CF.NOPT]):
                 if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
                     may_out = True
         _option_states(w, m, kinds, k, g, t, woman, may_out, rf)
         w.epos[U(m)] = q
         # The previous enumerated card of its behaviour class and requirement (_walk).
-        cl = kinds[U(k), CF_CLS] * 2 + (1 if required else 0)
+        cl = kinds[U(k), CF.CLS] * 2 + (1 if required else 0)
         w.ecl[U(m)] = cl
         prev = np.int64(-1)
         bucket = np.uint64(1) << U(cl & 63)
@@ -1303,12 +1262,12 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
         w.rc[U(j)] += w.rc[U(j + 1)]
         w.rn[U(j)] += w.rn[U(j + 1)]
     # The walk's row 0: the fixed free cards.
-    w.acc[0, A_P0] = f_p0
-    w.acc[0, A_P1] = f_p1
-    w.acc[0, A_P2] = f_p2
-    w.acc[0, A_REQW] = 0
-    w.acc[0, A_REQWINE] = 0
-    return Group(np.int64(g), np.int64(t), social, rules[R_WINE_LO + t], hi_w, np.int64(m),
+    w.acc[0, ACC.P0] = f_p0
+    w.acc[0, ACC.P1] = f_p1
+    w.acc[0, ACC.P2] = f_p2
+    w.acc[0, ACC.REQW] = 0
+    w.acc[0, ACC.REQWINE] = 0
+    return Group(np.int64(g), np.int64(t), social, rules[RULE.WINE_LO + t], hi_w, np.int64(m),
                  np.int64(np_), free_mask, pmask, np.int64(f_p0 >> 3 * LANE), flo, fhi,
                  np.int64(fe12), np.int64(psums & LMASK), np.int64((psums >> LANE) & LMASK),
                  np.int64((psums >> 2 * LANE) & LMASK), np.int64(psums >> 3 * LANE),
@@ -1322,35 +1281,35 @@ def _option_states(w, j, kinds, k, g, t, woman, may_out, rf):
     out when ``may_out``), their count in w.ns and its best value, largest counted and
     non-Container wine in w.rv, w.rc, w.rn."""
     st = w.st
-    block = CF_ST + t * CF_ST_BLOCK
+    block = CF.ST + t * ST_BLOCK
     nst = kinds[U(k), block]
-    reqw = kinds[U(k), CF_REQ_WOMEN]
-    reqwine = kinds[U(k), CF_REQ_WINE]
+    reqw = kinds[U(k), CF.REQ_WOMEN]
+    reqwine = kinds[U(k), CF.REQ_WINE]
     wsv = 1 if rf.wine_scored else 0
     bwsv = 1 if rf.bonus_wine_scored else 0
     women = woman << 2 * LANE
     for c in range(nst):
-        at = block + 1 + c * CF_ST_SIZE
+        at = block + 1 + c * STF.SIZE
         s = st[U(j), U(c)]
-        p2 = kinds[U(k), at + STF_P2]
-        s[S_P0] = kinds[U(k), at + STF_P0 + wsv]
-        s[S_P1] = kinds[U(k), at + STF_P1 + bwsv] | women
-        s[S_P2] = p2
-        s[S_REQW] = reqw
-        s[S_REQWINE] = reqwine
-        s[S_IN] = 1
-        s[S_E] = (p2 >> 2 * LANE) & LMASK
-        s[S_OPT] = kinds[U(k), at + STF_OPT]
+        p2 = kinds[U(k), at + STF.P2]
+        s[ST.P0] = kinds[U(k), at + STF.P0 + wsv]
+        s[ST.P1] = kinds[U(k), at + STF.P1 + bwsv] | women
+        s[ST.P2] = p2
+        s[ST.REQW] = reqw
+        s[ST.REQWINE] = reqwine
+        s[ST.IN] = 1
+        s[ST.E] = (p2 >> 2 * LANE) & LMASK
+        s[ST.OPT] = kinds[U(k), at + STF.OPT]
     if may_out:  # left out: the last state (see _walk_order)
-        for c in range(S_COLS):
+        for c in range(ST.SIZE):
             st[U(j), U(nst), c] = 0
-        st[U(j), U(nst), S_OPT] = MAX_OPTIONS
+        st[U(j), U(nst), ST.OPT] = MAX_OPTIONS
         nst += 1
     w.ns[U(j)] = nst
     w.rv[U(j)] = kinds[U(k), CF_GROUP_BV[g]]
     bc = kinds[U(k), CF_GROUP_BW[g] + wsv]
     w.rc[U(j)] = bc
-    w.rn[U(j)] = 0 if kinds[U(k), CF_CONTAINER] else bc
+    w.rn[U(j)] = 0 if kinds[U(k), CF.CONTAINER] else bc
 
 
 @njit(**INNER)
@@ -1378,17 +1337,17 @@ def _walk(ws, n, kinds, rf, grp, best):
         if d == m:
             # A leaf: check the requirements, then score the play.
             d -= 1
-            p0 = acc[U(m), A_P0]
-            p1 = acc[U(m), A_P1]
+            p0 = acc[U(m), ACC.P0]
+            p1 = acc[U(m), ACC.P1]
             cw = p0 & LMASK
             if cw < lo_w or cw > hi_w or (p0 >> LANE) & LMASK < need_ncw \
                     or (p0 >> 2 * LANE) & LMASK > max_vint:
                 continue
-            if has_reqs and ((p1 >> 2 * LANE) & LMASK < acc[U(m), A_REQW]
-                             or cw < acc[U(m), A_REQWINE]):
+            if has_reqs and ((p1 >> 2 * LANE) & LMASK < acc[U(m), ACC.REQW]
+                             or cw < acc[U(m), ACC.REQWINE]):
                 continue
             if grp.social:
-                best, nx = _social_leaf(w, n, kinds, rf, grp, p0, p1, acc[U(m), A_P2], best, nx)
+                best, nx = _social_leaf(w, n, kinds, rf, grp, p0, p1, acc[U(m), ACC.P2], best, nx)
             else:
                 best = _leaf(w, n, grp, p0, p1, best)
             continue
@@ -1406,22 +1365,22 @@ def _walk(ws, n, kinds, rf, grp, best):
             # (module docstring): its key must not be below the previous such card's.
             p = sp >> 1
             cp = ch[U(p)]
-            ka = st[U(d), U(c), S_OPT]  # left out: after every option
-            kb = st[U(p), U(cp), S_OPT]
+            ka = st[U(d), U(c), ST.OPT]  # left out: after every option
+            kb = st[U(p), U(cp), ST.OPT]
             if sp & 1:  # a copy of the same kind: left out before every option
-                if st[U(d), U(c), S_IN] == 0:
+                if st[U(d), U(c), ST.IN] == 0:
                     ka = -1
-                if st[U(p), U(cp), S_IN] == 0:
+                if st[U(p), U(cp), ST.IN] == 0:
                     kb = -1
             if ka < kb:
                 continue
-        p0 = acc[U(d), A_P0] + st[U(d), U(c), S_P0]
-        acc[U(d + 1), A_P0] = p0
-        acc[U(d + 1), A_P1] = acc[U(d), A_P1] + st[U(d), U(c), S_P1]
-        acc[U(d + 1), A_P2] = acc[U(d), A_P2] + st[U(d), U(c), S_P2]
+        p0 = acc[U(d), ACC.P0] + st[U(d), U(c), ST.P0]
+        acc[U(d + 1), ACC.P0] = p0
+        acc[U(d + 1), ACC.P1] = acc[U(d), ACC.P1] + st[U(d), U(c), ST.P1]
+        acc[U(d + 1), ACC.P2] = acc[U(d), ACC.P2] + st[U(d), U(c), ST.P2]
         if has_reqs:
-            acc[U(d + 1), A_REQW] = max(acc[U(d), A_REQW], st[U(d), U(c), S_REQW])
-            acc[U(d + 1), A_REQWINE] = max(acc[U(d), A_REQWINE], st[U(d), U(c), S_REQWINE])
+            acc[U(d + 1), ACC.REQW] = max(acc[U(d), ACC.REQW], st[U(d), U(c), ST.REQW])
+            acc[U(d + 1), ACC.REQWINE] = max(acc[U(d), ACC.REQWINE], st[U(d), U(c), ST.REQWINE])
         cw = p0 & LMASK
         if cw > hi_w or (p0 >> 2 * LANE) & LMASK > max_vint:
             continue
@@ -1439,7 +1398,7 @@ def _walk(ws, n, kinds, rf, grp, best):
 def _played(w, m, mask):
     """``mask`` with the enumerated cards the walk's current states play."""
     for j in range(m):
-        if w.st[U(j), U(w.ch[U(j)]), S_IN]:
+        if w.st[U(j), U(w.ch[U(j)]), ST.IN]:
             mask |= np.int64(1) << w.epos[U(j)]
     return mask
 
@@ -1553,7 +1512,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                 if l12 < 0:
                     l12 = 0
                     for j in range(grp.m):
-                        l12 += _e_code(w.st[U(j), U(w.ch[U(j)]), S_E])
+                        l12 += _e_code(w.st[U(j), U(w.ch[U(j)]), ST.E])
                 e12 = grp.fe12 + grp.pe12 + l12 - xe12
                 if e12 >> 2 * LANE == 0:
                     # Every E item is 1E or 2E: x (at most their total) is a subset's sum
@@ -1571,7 +1530,7 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                     if nli < 0:
                         nli = 0
                         for j in range(grp.m):
-                            e = w.st[U(j), U(w.ch[U(j)]), S_E]
+                            e = w.st[U(j), U(w.ch[U(j)]), ST.E]
                             if e:
                                 w.li[U(nli)] = e
                                 nli += 1
@@ -1612,7 +1571,7 @@ def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
     """Subset-sum check over every E item of a Social play, for totals of 128 and more."""
     ne = 0
     for j in range(grp.m):
-        e = w.st[j, w.ch[j], S_E]
+        e = w.st[j, w.ch[j], ST.E]
         if e:
             w.ei[ne] = e
             ne += 1
@@ -1622,7 +1581,7 @@ def _has_sum_slow_leaf(w, kinds, grp, xs, n, x):
             ne += 1
     for q in range(n):
         if (grp.free_mask >> q) & 1:
-            e = kinds[w.hs[q], CF_OPT + w.copt[q] * OPT_SIZE + OPT_E]
+            e = kinds[w.hs[q], CF.OPT + w.copt[q] * OPT.SIZE + OPT.E]
             if e:
                 w.ei[ne] = e
                 ne += 1
@@ -1637,19 +1596,19 @@ def _record(w, m, n, mask):
             w.bopt[U(q)] = w.copt[U(q)]
     for j in range(m):
         s = w.st[U(j), U(w.bch[U(j)])]
-        if s[S_IN]:
-            w.bopt[U(w.epos[U(j)])] = s[S_OPT]
+        if s[ST.IN]:
+            w.bopt[U(w.epos[U(j)])] = s[ST.OPT]
 
 
 @njit(**INNER)
 def _write_result(ws, n, kinds, rules, best, res):
-    """The answer into ``res`` (see enums.RES_*): the best play's totals, its cards as a mask
+    """The answer into ``res`` (see enums.RES): the best play's totals, its cards as a mask
     over hand positions and each card's choice code (option, E points to Intellectual,
     woman)."""
     w, _ = _views(ws)
-    for i in range(RES_SIZE):
+    for i in range(RES.SIZE):
         res[U(i)] = 0
-    res[RES_TYPE] = -1
+    res[RES.TYPE] = -1
     if best.g == NGROUPS:
         return
     t = G_TYPE[best.g]
@@ -1669,14 +1628,14 @@ def _write_result(ws, n, kinds, rules, best, res):
         if not (best_mask >> q) & 1:
             continue
         k = w.hs[U(q)]
-        if kinds[U(k), CF_REQ_WOMEN] > 0:
+        if kinds[U(k), CF.REQ_WOMEN] > 0:
             has_req_women = True
-        base = CF_OPT + w.bopt[U(q)] * OPT_SIZE
-        wine += kinds[U(k), base + OPT_WINE_SCORED]
-        pwine += kinds[U(k), base + OPT_WINE]
-        ifix += kinds[U(k), base + OPT_I]
-        hfix += kinds[U(k), base + OPT_H]
-        e = kinds[U(k), base + OPT_E]
+        base = CF.OPT + w.bopt[U(q)] * OPT.SIZE
+        wine += kinds[U(k), base + OPT.WINE_SCORED]
+        pwine += kinds[U(k), base + OPT.WINE]
+        ifix += kinds[U(k), base + OPT.I]
+        hfix += kinds[U(k), base + OPT.H]
+        e = kinds[U(k), base + OPT.E]
         if e:
             eitems[U(ne)] = e
             epos[U(ne)] = q
@@ -1689,9 +1648,9 @@ def _write_result(ws, n, kinds, rules, best, res):
         for r in range(ne):
             toi[U(epos[U(r)])] = eitems[U(r)]
     elif t == T_SOCIAL:
-        wb = wine if rules[R_BONUS_WINE_SCORED] else pwine
+        wb = wine if rules[RULE.BONUS_WINE_SCORED] else pwine
         bonus, x = _bonus_target(ifix, hfix, etot, wb, rules)
-        if x >= 0 and not rules[R_EITHER_SPLIT]:
+        if x >= 0 and not rules[RULE.EITHER_SPLIT]:
             if etot < 128:
                 # The prefixes' subset-sum bitsets, kept (w.sums: lo, hi of each prefix) for
                 # the split below; the last is every item's.
@@ -1710,7 +1669,7 @@ def _write_result(ws, n, kinds, rules, best, res):
         if x < 0:
             for r in range(ne):
                 toi[U(epos[U(r)])] = eitems[U(r)]
-        elif rules[R_EITHER_SPLIT]:
+        elif rules[RULE.EITHER_SPLIT]:
             for r in range(ne):  # greedy fill: any x in 0..etot is reachable by splitting
                 give = min(x, eitems[U(r)])
                 toi[U(epos[U(r)])] = give
@@ -1733,13 +1692,13 @@ def _write_result(ws, n, kinds, rules, best, res):
     for r in range(ne):
         ii += toi[U(epos[U(r)])]
         hh += eitems[U(r)] - toi[U(epos[U(r)])]
-    res[RES_SCORE] = best.score
-    res[RES_TYPE] = t
-    res[RES_WINE] = wine
-    res[RES_I] = ii
-    res[RES_H] = hh
-    res[RES_BONUS] = bonus
-    res[RES_NCARDS] = best.n
+    res[RES.SCORE] = best.score
+    res[RES.TYPE] = t
+    res[RES.WINE] = wine
+    res[RES.I] = ii
+    res[RES.H] = hh
+    res[RES.BONUS] = bonus
+    res[RES.NCARDS] = best.n
     mask = np.int64(0)
     no_mw = best.g == 1 or not has_req_women
     for q in range(n):
@@ -1747,10 +1706,10 @@ def _write_result(ws, n, kinds, rules, best, res):
             p = w.perm[U(q)]
             mask |= np.int64(1) << p
             k = w.hs[U(q)]
-            woman = kinds[U(k), CF_WOMAN] or (kinds[U(k), CF_MW] and not no_mw)
-            res[U(RES_PER_CARD + p)] = w.bopt[U(q)] + CH_E_SHIFT * toi[U(q)] + (
+            woman = kinds[U(k), CF.WOMAN] or (kinds[U(k), CF.MW] and not no_mw)
+            res[U(RES.PER_CARD + p)] = w.bopt[U(q)] + CH_E_SHIFT * toi[U(q)] + (
                 CH_WOMAN if woman else 0)
-    res[RES_MASK] = mask
+    res[RES.MASK] = mask
 
 
 assert MAX_HAND <= 62

@@ -10,7 +10,7 @@ largest bonus. This walks fewer cards and looks at fewer exclusion sets:
   Vintage cards and cards of several options (each left out unless required, or played in
   one of its options), pruned on the wine window, the non-Container rule, Vintage and two
   bounds (points plus the I = H bonus; A3 plus the largest bonus, below). Walked cards of
-  one behaviour class (enums.CF_CLS) and requirement have the same choices and may swap
+  one behaviour class (enums.CF.CLS) and requirement have the same choices and may swap
   them without changing a sum, so each takes a choice no earlier than the previous one's.
 * Every other card ("wineless": one option, no wine) only adds points, so a finished
   configuration scores at most V = its points + every wineless card's, and leaving wineless
@@ -42,11 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simsym.core.enums import (
-    CF_CLS, CF_CONTAINER, CF_NOPT, CF_OPT, CF_VINTAGE, CF_WM,
-    MAX_OPTIONS, OPT_E, OPT_H, OPT_I, OPT_SIZE, OPT_WINE, OPT_WINE_SCORED, RULE_WINE_HI,
-    RULE_WINE_LO, T_SOCIAL,
-)
+from simsym.core.enums import CF, MAX_OPTIONS, OPT, RULE, T_SOCIAL
 from simsym.core.allequal_nb import (
     UNCOVERED, W_MAX, _add, _add_card_all, _wine_facts, may_beat, social_card,
 )
@@ -108,8 +104,8 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     rf = _rule_facts(rules)
     beq = rf.beq
     maxbonus = rf.maxbonus
-    lo = rules[RULE_WINE_LO + T_SOCIAL]
-    hi = rules[RULE_WINE_HI + T_SOCIAL]
+    lo = rules[RULE.WINE_LO + T_SOCIAL]
+    hi = rules[RULE.WINE_HI + T_SOCIAL]
     wine_scored = rf.wine_scored
     bonus_scored = rf.bonus_wine_scored
     iobm = rf.iobm
@@ -122,7 +118,7 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     sfx = walk + n + 1
     kl = sfx + SFX * (n + 1)
     xl = kl + n * K_SIZE  # ws[xl]: how many sets are listed (X_UNLISTED: not yet), then them
-    # Per walked card: its behaviour class (CF_CLS) x 2 + 1 if required, and the previous
+    # Per walked card: its behaviour class (CF.CLS) x 2 + 1 if required, and the previous
     # walked card of that class and requirement (-1: none). Two such cards have the same
     # choices, and swapping theirs changes no sum: the walk takes them in order (_walk).
     pcl = xl + 1 + XMAX * X_SIZE
@@ -157,12 +153,12 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             continue
         if st != 1:
             return np.int64(st)  # a required card outside Social (-1), or UNCOVERED
-        vint = kinds[U(k), U(CF_VINTAGE)] != 0
-        nopt = kinds[U(k), U(CF_NOPT)]
-        if kinds[U(k), U(CF_WM)] == 0 and not vint and nopt == 1:
-            ci = kinds[U(k), U(CF_OPT + OPT_I)]
-            ch = kinds[U(k), U(CF_OPT + OPT_H)]
-            ce = kinds[U(k), U(CF_OPT + OPT_E)]
+        vint = kinds[U(k), U(CF.VINTAGE)] != 0
+        nopt = kinds[U(k), U(CF.NOPT)]
+        if kinds[U(k), U(CF.WM)] == 0 and not vint and nopt == 1:
+            ci = kinds[U(k), U(CF.OPT + OPT.I)]
+            ch = kinds[U(k), U(CF.OPT + OPT.H)]
+            ce = kinds[U(k), U(CF.OPT + OPT.E)]
             v = ci + ch + ce
             fv += v
             fi += ci
@@ -197,15 +193,15 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         # first, so the bounds prune more; only the best score counts, in any order).
         r = m * REC
         nc = 0
-        cont = kinds[U(k), U(CF_CONTAINER)] != 0
+        cont = kinds[U(k), U(CF.CONTAINER)] != 0
         emax = 0
         for o in range(nopt):
-            base = CF_OPT + o * OPT_SIZE
-            pw = kinds[U(k), U(base + OPT_WINE)]
-            sw = kinds[U(k), U(base + OPT_WINE_SCORED)]
-            ci = kinds[U(k), U(base + OPT_I)]
-            ch = kinds[U(k), U(base + OPT_H)]
-            ce = kinds[U(k), U(base + OPT_E)]
+            base = CF.OPT + o * OPT.SIZE
+            pw = kinds[U(k), U(base + OPT.WINE)]
+            sw = kinds[U(k), U(base + OPT.WINE_SCORED)]
+            ci = kinds[U(k), U(base + OPT.I)]
+            ch = kinds[U(k), U(base + OPT.H)]
+            ce = kinds[U(k), U(base + OPT.E)]
             emax = max(emax, ce)
             if pw <= 0 and sw <= 0:
                 pw = 0
@@ -229,7 +225,7 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         g = _add_card_all(grid, kinds, k, rf.either_split)
         grid = g if required else grid | g
         ws[U(r)] = nc
-        cl = kinds[U(k), U(CF_CLS)] * 2 + (1 if required else 0)
+        cl = kinds[U(k), U(CF.CLS)] * 2 + (1 if required else 0)
         ws[U(pcl + m)] = cl
         prev = -1
         bucket = np.uint64(1) << U(cl & 63)

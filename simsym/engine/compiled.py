@@ -26,8 +26,8 @@ from simsym.model.strategies import (
     model_weights, rollout_learner,
 )
 
-SEATING_CODES = {"mirror": E.SEATING_MIRROR, "rotate": E.SEATING_ROTATE,
-                 "random": E.SEATING_RANDOM}
+SEATING_CODES = {"mirror": E.SEATING.MIRROR, "rotate": E.SEATING.ROTATE,
+                 "random": E.SEATING.RANDOM}
 
 
 def _usable(card, t: str) -> bool:
@@ -88,12 +88,12 @@ class Setup:
 
     @property
     def row_size(self) -> int:
-        return E.ROW_FIXED + 6 * self.players
+        return E.ROW.FIXED + 6 * self.players
 
     @property
     def agg_shape(self) -> tuple[int, int, int]:
-        """The per strategy and kind aggregate of a chunk: (strategies, kinds, AGG_SIZE)."""
-        return len(self.scenario.strategies), len(self.scenario.cards), E.AGG_SIZE
+        """The per strategy and kind aggregate of a chunk: (strategies, kinds, AGG.SIZE)."""
+        return len(self.scenario.strategies), len(self.scenario.cards), E.AGG.SIZE
 
     @property
     def lookahead(self) -> bool:
@@ -121,23 +121,23 @@ def setup_for(scenario: Scenario) -> Setup:
                               "engine runs those (simsym run --engine python)")
     r = scenario.rules
     P = scenario.players
-    gp = np.zeros(E.GP_SIZE, np.int64)
-    gp[E.GP_HAND_SIZE] = r.hand_size
-    gp[E.GP_DECK_RUNS] = r.deck_runs
-    gp[E.GP_TURN_CAP] = r.turn_cap
-    gp[E.GP_DISCARD_LIMIT] = r.discard_limit
-    gp[E.GP_TRADING] = r.trading
-    gp[E.GP_BETWEEN] = r.trade_between_others
-    gp[E.GP_UNEVEN] = r.uneven_trades
-    gp[E.GP_MAX_TRADES] = r.max_trades_per_turn
-    gp[E.GP_KOMOS] = r.komos_limit
-    gp[E.GP_MAY_JOIN] = r.draw_may_join
-    gp[E.GP_CHAIN] = r.chain_draws
-    gp[E.GP_SYMPOSIA] = r.symposia_per_turn
-    gp[E.GP_SEATING] = SEATING_CODES[scenario.seating]
-    gp[E.GP_PLAYERS] = P
+    gp = np.zeros(E.GP.SIZE, np.int64)
+    gp[E.GP.HAND_SIZE] = r.hand_size
+    gp[E.GP.DECK_RUNS] = r.deck_runs
+    gp[E.GP.TURN_CAP] = r.turn_cap
+    gp[E.GP.DISCARD_LIMIT] = r.discard_limit
+    gp[E.GP.TRADING] = r.trading
+    gp[E.GP.BETWEEN] = r.trade_between_others
+    gp[E.GP.UNEVEN] = r.uneven_trades
+    gp[E.GP.MAX_TRADES] = r.max_trades_per_turn
+    gp[E.GP.KOMOS] = r.komos_limit
+    gp[E.GP.MAY_JOIN] = r.draw_may_join
+    gp[E.GP.CHAIN] = r.chain_draws
+    gp[E.GP.SYMPOSIA] = r.symposia_per_turn
+    gp[E.GP.SEATING] = SEATING_CODES[scenario.seating]
+    gp[E.GP.PLAYERS] = P
     for i, v in enumerate(r.seat_compensation):
-        gp[E.GP_COMP + i] = v
+        gp[E.GP.COMP + i] = v
     # The scenario's strategies, the default greedy one (see Setup), then the greedy twin of
     # each lookahead or learned strategy (what it plays inside rollouts under policy "own").
     S = len(scenario.strategies)
@@ -155,10 +155,10 @@ def setup_for(scenario: Scenario) -> Setup:
             twin.append(S)
     base = np.array([i % S for i in range(P)], np.int64)
     params = np.stack([encode_strategy(s) for s in L])
-    params[:, E.SP_TWIN] = twin
-    params[:, E.SP_GREEDY] = S
+    params[:, E.SP.TWIN] = twin
+    params[:, E.SP.GREEDY] = S
     for i, row in learned_row.items():
-        params[i, E.SP_LEARNED] = row
+        params[i, E.SP.LEARNED] = row
     keep = np.stack([keep_values(scenario.cards, s) for s in L])
     K = len(scenario.cards)
     # Trade candidates: kinds by descending keep value, ties by ascending kind.
@@ -212,9 +212,9 @@ def new_look(setup: Setup, tb, label_rows: int = 0):
     lk = lk._replace(model=np.ascontiguousarray(setup.model),
                      kfeat=np.ascontiguousarray(setup.kfeat))
     if label_rows:
-        lk = lk._replace(labc=np.zeros((label_rows, LA.LC_SIZE), np.int64),
+        lk = lk._replace(labc=np.zeros((label_rows, LA.LC.SIZE), np.int64),
                          labf=np.zeros((label_rows, NF), np.int64))
-        lk.lab[LA.LAB_ON] = 1
+        lk.lab[LA.LAB.ON] = 1
     return lk
 
 
@@ -222,15 +222,15 @@ def _play_chunk(setup: Setup, tb, s, g0: int, g1: int):
     """Games g0..g1-1 of a table without lookahead seats, played in the state ``s`` by the
     engine's compiled game loop (game_nb.play_until with turn PLAY_CHUNK: no compiled
     function above it, each of which would compile the engine's code again): (rows,
-    aggregate), views of the chunk's one array (enums CK_* layout)."""
+    aggregate), views of the chunk's one array (enums CK layout)."""
     n, width = g1 - g0, setup.row_size
     shape = setup.agg_shape
-    out = np.zeros(E.CK_SIZE + n * width + int(np.prod(shape)), np.int64)
-    out[[E.CK_G0, E.CK_G, E.CK_G1, E.CK_SEED, E.CK_ROW, E.CK_NSTRAT]] = \
+    out = np.zeros(E.CK.SIZE + n * width + int(np.prod(shape)), np.int64)
+    out[[E.CK.G0, E.CK.G, E.CK.G1, E.CK.SEED, E.CK.ROW, E.CK.NSTRAT]] = \
         (g0, g0, g1, setup.scenario.seed, width, shape[0])
     G.play_until(tb, s._replace(out=out), np.int64(G.PLAY_CHUNK), np.int64(0))
-    at = E.CK_SIZE + n * width
-    return out[E.CK_SIZE:at].reshape(n, width), out[at:].reshape(shape)
+    at = E.CK.SIZE + n * width
+    return out[E.CK.SIZE:at].reshape(n, width), out[at:].reshape(shape)
 
 
 # --- one compile per machine -----------------------------------------------------------------
@@ -310,7 +310,7 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
                                       progress)
         else:
             row = _play_chunk(setup, tb, s, g, g + 1)[0][0]
-        n = int(s.sc[E.GS_NEV])
+        n = int(s.sc[E.GS.NEV])
         if n >= max_events:
             raise RuntimeError(f"game {g} logged more than {max_events} events")
         yield s.ev[:n].copy(), row, s.cs.copy()

@@ -83,7 +83,7 @@ class Searcher:
         self.engine = engine
         self.table = encode_cards(cards)
         self.rule_array = encode_rules(rules)
-        self._res = np.zeros(E.RES_SIZE, dtype=np.int64)
+        self._res = np.zeros(E.RES.SIZE, dtype=np.int64)
         # "python": the kernel as plain Python (under NUMBA_DISABLE_JIT=1 it has no .py_func,
         # being plain already, and so are the helpers it calls).
         self._kernel = (best_symposion_nb if engine == "numba"
@@ -124,15 +124,15 @@ class Searcher:
         return self._res
 
     def describe(self, hand, res) -> BestPlay:
-        if res[E.RES_TYPE] < 0:
+        if res[E.RES.TYPE] < 0:
             return _figures(res)
-        mask = int(res[E.RES_MASK])
+        mask = int(res[E.RES.MASK])
         positions = [p for p in range(len(hand)) if (mask >> p) & 1]
         # Show the play in card-file order.
         positions.sort(key=lambda p: (hand[p], p))
         choices = []
         for p in positions:
-            code = int(res[E.RES_PER_CARD + p])
+            code = int(res[E.RES.PER_CARD + p])
             o = code % E.CH_E_SHIFT
             e_i = (code % E.CH_WOMAN) // E.CH_E_SHIFT
             card = self.cards[hand[p]]
@@ -161,8 +161,8 @@ class Searcher:
 
 def _figures(res, choices=()) -> BestPlay:
     """The BestPlay a search result ``res`` holds, with the cards ``choices``."""
-    t = int(res[E.RES_TYPE])
+    t = int(res[E.RES.TYPE])
     if t < 0:
         return BestPlay(0, None, 0, 0, 0, 0)
-    return BestPlay(int(res[E.RES_SCORE]), TYPES[t], int(res[E.RES_WINE]), int(res[E.RES_I]),
-                    int(res[E.RES_H]), int(res[E.RES_BONUS]), choices)
+    return BestPlay(int(res[E.RES.SCORE]), TYPES[t], int(res[E.RES.WINE]), int(res[E.RES.I]),
+                    int(res[E.RES.H]), int(res[E.RES.BONUS]), choices)

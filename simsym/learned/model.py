@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from simsym.errors import InputError
-from simsym.learned.features import DECISIONS, FEATURES, MODEL_SIZE, NF, NPHASE, PHASES, WEIGHTS
+from simsym.learned.features import DECISIONS, FEATURES, NF, NPHASE, PHASES, WEIGHTS
 
 FORMAT = "simsym-learned-model"
 VERSION = 1

@@ -250,24 +250,20 @@ FIXED_RULINGS = """
 
 def encode_rules(rules: RuleOptions) -> np.ndarray:
     # Imported here: the reference engine reads RuleOptions and must not import simsym.core.
-    from simsym.core.enums import (
-        RULE_BONUS_ALL, RULE_BONUS_EQ, RULE_BONUS_STACKS, RULE_BONUS_WINE_SCORED,
-        RULE_EITHER_SPLIT, RULE_IO_BARS_MW, RULE_MAX_VINTAGE, RULE_NON_CONTAINER, RULE_SIZE,
-        RULE_WINE_HI, RULE_WINE_LO, RULE_WINE_SCORED,
-    )
+    from simsym.core.enums import RULE
 
-    r = np.zeros(RULE_SIZE, dtype=np.int64)
+    r = np.zeros(RULE.SIZE, dtype=np.int64)
     for t in range(3):
         lo, hi = rules.wine_window(t)
-        r[RULE_WINE_LO + t] = lo
-        r[RULE_WINE_HI + t] = hi
-    r[RULE_WINE_SCORED] = rules.wine_counts == "scored"
-    r[RULE_NON_CONTAINER] = rules.non_container_wine
-    r[RULE_MAX_VINTAGE] = rules.max_vintage
-    r[RULE_EITHER_SPLIT] = rules.either_split
-    r[RULE_IO_BARS_MW] = rules.io_bars_mw
-    r[RULE_BONUS_EQ] = rules.social_bonus_equal
-    r[RULE_BONUS_ALL] = rules.social_bonus_all_equal
-    r[RULE_BONUS_STACKS] = rules.social_bonus_stacks
-    r[RULE_BONUS_WINE_SCORED] = rules.bonus_wine == "scored"
+        r[RULE.WINE_LO + t] = lo
+        r[RULE.WINE_HI + t] = hi
+    r[RULE.WINE_SCORED] = rules.wine_counts == "scored"
+    r[RULE.NON_CONTAINER] = rules.non_container_wine
+    r[RULE.MAX_VINTAGE] = rules.max_vintage
+    r[RULE.EITHER_SPLIT] = rules.either_split
+    r[RULE.IO_BARS_MW] = rules.io_bars_mw
+    r[RULE.BONUS_EQ] = rules.social_bonus_equal
+    r[RULE.BONUS_ALL] = rules.social_bonus_all_equal
+    r[RULE.BONUS_STACKS] = rules.social_bonus_stacks
+    r[RULE.BONUS_WINE_SCORED] = rules.bonus_wine == "scored"
     return r

@@ -11,11 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simsym.core.enums import (
-    SP_CANDIDATES, SP_DISCARD_MAX, SP_FALLBACK, SP_FAMILY, SP_FAVOURS, SP_FOCUS, SP_ITERATIONS,
-    SP_KEEP_THRESHOLD, SP_LATE_RUN, SP_POLICY, SP_SIZE, SP_THRESHOLD, SP_TRADE,
-    SP_TRADE_CANDIDATES, SP_TRADE_INACTIVE, SP_WINE_WEIGHT, TYPE_NAMES,
-)
+from simsym.core.enums import SP, TYPE_NAMES
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.yamlio import line_of
 
@@ -207,20 +203,20 @@ def model_weights(s: StrategyConfig, file=None, line=None, key=None):
 
 def encode_strategy(s: StrategyConfig) -> np.ndarray:
     p = dict(s.params)
-    row = np.zeros(SP_SIZE, np.int64)
-    row[SP_FAMILY] = FAMILIES.index(s.family)  # FAM_GREEDY ... FAM_RANDOM
-    row[SP_DISCARD_MAX] = p["discard_max"]
-    row[SP_KEEP_THRESHOLD] = p["keep_threshold"]
-    row[SP_WINE_WEIGHT] = p["wine_weight"]
-    row[SP_TRADE] = p["trade"]
-    row[SP_TRADE_CANDIDATES] = p["trade_candidates"]
-    row[SP_TRADE_INACTIVE] = p["trade_inactive"]
-    row[SP_THRESHOLD] = p.get("threshold", 0)
-    row[SP_LATE_RUN] = p.get("late_run", 0)
-    row[SP_FAVOURS] = TYPE_NAMES.index(p["favours"]) if "favours" in p else 0
-    row[SP_FOCUS] = p.get("focus", 0)
-    row[SP_FALLBACK] = p.get("fallback", True)
-    row[SP_ITERATIONS] = p.get("iterations", 0)
-    row[SP_CANDIDATES] = p.get("candidates", 0)
-    row[SP_POLICY] = ROLLOUT_POLICIES.index(p["policy"]) if "policy" in p else 0
+    row = np.zeros(SP.SIZE, np.int64)
+    row[SP.FAMILY] = FAMILIES.index(s.family)  # FAM.GREEDY ... FAM.RANDOM
+    row[SP.DISCARD_MAX] = p["discard_max"]
+    row[SP.KEEP_THRESHOLD] = p["keep_threshold"]
+    row[SP.WINE_WEIGHT] = p["wine_weight"]
+    row[SP.TRADE] = p["trade"]
+    row[SP.TRADE_CANDIDATES] = p["trade_candidates"]
+    row[SP.TRADE_INACTIVE] = p["trade_inactive"]
+    row[SP.THRESHOLD] = p.get("threshold", 0)
+    row[SP.LATE_RUN] = p.get("late_run", 0)
+    row[SP.FAVOURS] = TYPE_NAMES.index(p["favours"]) if "favours" in p else 0
+    row[SP.FOCUS] = p.get("focus", 0)
+    row[SP.FALLBACK] = p.get("fallback", True)
+    row[SP.ITERATIONS] = p.get("iterations", 0)
+    row[SP.CANDIDATES] = p.get("candidates", 0)
+    row[SP.POLICY] = ROLLOUT_POLICIES.index(p["policy"]) if "policy" in p else 0
     return row

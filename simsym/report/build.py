@@ -86,4 +86,3 @@ def _judged_opening(run_dir: Path, d: ReportData) -> str | None:
     plots.judges_seats_plot(j["tables"], f"{d.summary['scenario']}: win share per seat, both "
                             f"tables ({j['games']:,} games each)", run_dir / "judges-seats.png")
     return opening(run_dir, d.cards, fast.cards)
-    return path

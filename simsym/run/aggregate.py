@@ -1,6 +1,6 @@
 """Per-chunk totals: integer arrays that merge by addition, in any order, to the same sums.
 
-A chunk's rows (one per game, see simsym.core.enums ROW_*) are reduced here, so memory stays
+A chunk's rows (one per game, see simsym.core.enums ROW) are reduced here, so memory stays
 bounded whatever the number of games; the rows themselves are kept only with --save-games.
 """
 
@@ -24,7 +24,7 @@ def win_units(scores: np.ndarray) -> np.ndarray:
 
 def reduce_rows(rows: np.ndarray, players: int, n_strategies: int) -> dict:
     P = players
-    F = E.ROW_FIXED
+    F = E.ROW.FIXED
     scores = rows[:, F:F + P]
     strat = rows[:, F + P:F + 2 * P]
     symposia = rows[:, F + 2 * P:F + 3 * P]
@@ -34,9 +34,9 @@ def reduce_rows(rows: np.ndarray, players: int, n_strategies: int) -> dict:
     margin = scores - others_best
     out = {
         "games": np.array([len(rows)], np.int64),
-        "stalled": np.array([rows[:, E.ROW_STALLED].sum()], np.int64),
-        "turns": np.array([rows[:, E.ROW_TURNS].sum()], np.int64),
-        "trades": np.array([rows[:, E.ROW_TRADES].sum()], np.int64),
+        "stalled": np.array([rows[:, E.ROW.STALLED].sum()], np.int64),
+        "turns": np.array([rows[:, E.ROW.TURNS].sum()], np.int64),
+        "trades": np.array([rows[:, E.ROW.TRADES].sum()], np.int64),
         "seat_wins": units.sum(axis=0),
         "seat_score": scores.sum(axis=0),
         "seat_score_sq": (scores * scores).sum(axis=0),
@@ -45,7 +45,7 @@ def reduce_rows(rows: np.ndarray, players: int, n_strategies: int) -> dict:
         "seat_points_by_type": by_type.sum(axis=0),
         "score_hist": np.stack([np.bincount(np.clip(scores[:, i], 0, SCORE_BINS - 1),
                                             minlength=SCORE_BINS) for i in range(P)]),
-        "length_hist": np.bincount(np.clip(rows[:, E.ROW_TURNS], 0, LENGTH_BINS - 1),
+        "length_hist": np.bincount(np.clip(rows[:, E.ROW.TURNS], 0, LENGTH_BINS - 1),
                                    minlength=LENGTH_BINS),
     }
     S = n_strategies

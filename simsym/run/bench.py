@@ -30,7 +30,7 @@ def _repeat_search_nb(hands, n, table, rules, reps, res, ws):
     for i in range(hands.shape[0]):
         for _ in range(reps):
             best_symposion_ws(hands[i], n, table, rules, np.int64(0), np.int64(7), res, ws)
-            s += res[E.RES_SCORE]
+            s += res[E.RES.SCORE]
     return s
 
 
@@ -44,7 +44,7 @@ def deck_hands(scenario, count: int, size: int, seed: int) -> np.ndarray:
 def search_figures(scenario, hands=2000, ref_hands=30, reps=50, seed=1, size=9) -> dict:
     table = encode_cards(scenario.cards)
     rules = encode_rules(scenario.rules)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     ws = np.empty(workspace_size(size), np.int64)
     hs = deck_hands(scenario, hands, size, seed)
     t0 = time.perf_counter()
@@ -174,7 +174,7 @@ def _rollouts_nb(tb, src, dst, policy, seed, key, n):
     for it in range(n):
         key[key.shape[0] - 1] = it
         G.rollout_nb(tb, src, dst, policy, G.key_stream_nb(seed, key))
-        turns += dst.sc[E.GS_TURN] - src.sc[E.GS_TURN]
+        turns += dst.sc[E.GS.TURN] - src.sc[E.GS.TURN]
     return turns
 
 
@@ -197,8 +197,8 @@ def rollout_figures(scenario, games: int = 20, turns=(4, 8, 12, 16, 20), reps: i
     for g in range(games):
         for turn in turns:
             G.setup(tb, src, g, scenario.seed)
-            G.play_until(tb, src, turn, E.AT_SYMPOSION)
-            if src.sc[E.GS_AT] == E.AT_OVER:
+            G.play_until(tb, src, turn, E.AT.SYMPOSION)
+            if src.sc[E.GS.AT] == E.AT.OVER:
                 continue
             key[:3] = (g, turn, 0)
             t = time.perf_counter()

@@ -12,17 +12,17 @@ from simsym.core import game_nb as G
 
 
 def record_row(rec, P: int) -> np.ndarray:
-    row = np.zeros(E.ROW_FIXED + 6 * P, np.int64)
-    row[E.ROW_DEAL] = rec.deal
-    row[E.ROW_TURNS] = rec.turns
-    row[E.ROW_STALLED] = rec.stalled
-    row[E.ROW_TRADES] = rec.trades
+    row = np.zeros(E.ROW.FIXED + 6 * P, np.int64)
+    row[E.ROW.DEAL] = rec.deal
+    row[E.ROW.TURNS] = rec.turns
+    row[E.ROW.STALLED] = rec.stalled
+    row[E.ROW.TRADES] = rec.trades
     for i in range(P):
-        row[E.ROW_FIXED + i] = rec.scores[i]
-        row[E.ROW_FIXED + P + i] = rec.seat_strategy[i]
-        row[E.ROW_FIXED + 2 * P + i] = rec.symposia[i]
+        row[E.ROW.FIXED + i] = rec.scores[i]
+        row[E.ROW.FIXED + P + i] = rec.seat_strategy[i]
+        row[E.ROW.FIXED + 2 * P + i] = rec.symposia[i]
         for t in range(3):
-            row[E.ROW_FIXED + 3 * P + 3 * i + t] = rec.points_by_type[i][t]
+            row[E.ROW.FIXED + 3 * P + 3 * i + t] = rec.points_by_type[i][t]
     return row
 
 
@@ -30,8 +30,8 @@ def run_chunk_reference(scenario, g0: int, g1: int, search=None):
     from simsym.reference.game import play_game
 
     P = scenario.players
-    rows = np.zeros((g1 - g0, E.ROW_FIXED + 6 * P), np.int64)
-    agg = np.zeros((len(scenario.strategies), len(scenario.cards), E.AGG_SIZE), np.int64)
+    rows = np.zeros((g1 - g0, E.ROW.FIXED + 6 * P), np.int64)
+    agg = np.zeros((len(scenario.strategies), len(scenario.cards), E.AGG.SIZE), np.int64)
     scores = np.zeros(P, np.int64)
     units = np.zeros(P, np.int64)
     for g in range(g0, g1):

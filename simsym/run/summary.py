@@ -84,11 +84,11 @@ def build_summary(scenario, totals: dict, games: int, seed: int) -> dict:
 
 
 CARD_COLUMNS = {
-    E.AGG_OH_N: "opening_n", E.AGG_OH_W: "opening_wins", E.AGG_GD_N: "drawn_n",
-    E.AGG_GD_W: "drawn_wins", E.AGG_GIH_N: "held_n", E.AGG_GIH_W: "held_wins",
-    E.AGG_PLAYED: "played", E.AGG_PLAYED_N: "played_n", E.AGG_POINTS: "points_when_played",
-    E.AGG_END: "at_end", E.AGG_DISCARDED: "discarded", E.AGG_TRADED: "received_by_trade",
-    E.AGG_HELD_UNPLAYED_N: "held_unplayed_n",
+    E.AGG.OH_N: "opening_n", E.AGG.OH_W: "opening_wins", E.AGG.GD_N: "drawn_n",
+    E.AGG.GD_W: "drawn_wins", E.AGG.GIH_N: "held_n", E.AGG.GIH_W: "held_wins",
+    E.AGG.PLAYED: "played", E.AGG.PLAYED_N: "played_n", E.AGG.POINTS: "points_when_played",
+    E.AGG.END: "at_end", E.AGG.DISCARDED: "discarded", E.AGG.TRADED: "received_by_trade",
+    E.AGG.HELD_UNPLAYED_N: "held_unplayed_n",
 }
 
 

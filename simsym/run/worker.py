@@ -117,11 +117,11 @@ def chunk_from_bytes(data: bytes, index: int) -> ChunkResult:
 
 def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
     P = scenario.players
-    F = E.ROW_FIXED
+    F = E.ROW.FIXED
     labels = [s.label for s in scenario.strategies]
-    data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, E.ROW_DEAL],
-            "turns": rows[:, E.ROW_TURNS], "stalled": rows[:, E.ROW_STALLED].astype(bool),
-            "trades": rows[:, E.ROW_TRADES]}
+    data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, E.ROW.DEAL],
+            "turns": rows[:, E.ROW.TURNS], "stalled": rows[:, E.ROW.STALLED].astype(bool),
+            "trades": rows[:, E.ROW.TRADES]}
     for i in range(P):
         data[f"score_{i}"] = rows[:, F + i]
     for i in range(P):

@@ -141,8 +141,8 @@ def play_chunk(scenario, t: int, g0: int, g1: int):
 
     rows, _ = run_chunk(setup_for(scenario), g0, g1)
     P = scenario.players
-    scores = rows[:, E.ROW_FIXED:E.ROW_FIXED + P]
-    first = rows[:, E.ROW_FIXED + P:E.ROW_FIXED + 2 * P] == 0
+    scores = rows[:, E.ROW.FIXED:E.ROW.FIXED + P]
+    first = rows[:, E.ROW.FIXED + P:E.ROW.FIXED + 2 * P] == 0
     units = np.where(first, win_units(scores), 0).sum(axis=1).astype(np.int16)
     return t, g0, units, np.array([scores[first].sum(), scores[~first].sum()], np.int64)
 

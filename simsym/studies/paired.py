@@ -30,7 +30,7 @@ class BatchedRun:
     games: int
     seed: int
     totals: dict
-    agg: np.ndarray  # (strategies, kinds, AGG_SIZE)
+    agg: np.ndarray  # (strategies, kinds, AGG.SIZE)
     batch_totals: list[dict]
     batch_agg: list[np.ndarray]
 
@@ -67,12 +67,12 @@ def card_metrics(agg: np.ndarray, totals: dict) -> dict[str, np.ndarray]:
     a = agg.sum(axis=0).astype(float)
     player_games = float(totals["strat_games"].sum())
     player_wins = totals["strat_wins"].sum() / E.WIN_UNITS
-    held_n = a[:, E.AGG_GIH_N]
-    held_w = a[:, E.AGG_GIH_W] / E.WIN_UNITS
+    held_n = a[:, E.AGG.GIH_N]
+    held_w = a[:, E.AGG.GIH_W] / E.WIN_UNITS
     with np.errstate(invalid="ignore", divide="ignore"):
         gih = held_w / held_n
         gns = (player_wins - held_w) / (player_games - held_n)
-        play = a[:, E.AGG_PLAYED_N] / held_n
+        play = a[:, E.AGG.PLAYED_N] / held_n
     return {"gih_wr": gih, "gns_wr": gns, "iwd": gih - gns, "play_rate": play}
 
 

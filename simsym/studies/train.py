@@ -77,32 +77,32 @@ def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
     for i, s in enumerate(scenario.strategies):
         if s.family == "learned":
             setup.model[i] = weights
-            setup.strat_params[i, E.SP_ITERATIONS] = iterations
-            setup.strat_params[i, E.SP_POLICY] = E.POLICY_GREEDY
+            setup.strat_params[i, E.SP.ITERATIONS] = iterations
+            setup.strat_params[i, E.SP.POLICY] = E.POLICY.GREEDY
     room = LABEL_ROWS_PER_TURN * min(turns, scenario.rules.turn_cap) * max(g1 - g0, 1)
     lk = new_look(setup, setup.table(), label_rows=room)
     run_chunk(setup, g0, g1, look=lk)
-    if lk.lab[LA.LAB_FULL]:
+    if lk.lab[LA.LAB.FULL]:
         if turns >= scenario.rules.turn_cap:
             raise RuntimeError(f"games {g0}..{g1 - 1} labelled more than {room} candidates")
         parts = [label_chunk(scenario, weights, iterations, g, g + 1,
                              scenario.rules.turn_cap) for g in range(g0, g1)]
         return _join(parts)
-    m = int(lk.lab[LA.LAB_N])
+    m = int(lk.lab[LA.LAB.N])
     return lk.labc[:m].copy(), lk.labf[:m].copy()
 
 
 def _join(parts):
     """Label arrays of consecutive chunks as one, decisions numbered on."""
-    from simsym.core.lookahead_nb import LC_DEC, LC_SIZE
+    from simsym.core.lookahead_nb import LC
 
     labc = [p[0] for p in parts]
     off = 0
     for c in labc:
         if len(c):
-            c[:, LC_DEC] += off
-            off = int(c[:, LC_DEC].max()) + 1
-    return (np.concatenate(labc) if labc else np.zeros((0, LC_SIZE), np.int64),
+            c[:, LC.DEC] += off
+            off = int(c[:, LC.DEC].max()) + 1
+    return (np.concatenate(labc) if labc else np.zeros((0, LC.SIZE), np.int64),
             np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, NF), np.int64))
 
 
@@ -110,9 +110,9 @@ def _join(parts):
 
 def decision_starts(labc) -> np.ndarray:
     """The first row of each decision (rows of one decision are consecutive)."""
-    from simsym.core.lookahead_nb import LC_CAND
+    from simsym.core.lookahead_nb import LC
 
-    return np.flatnonzero(labc[:, LC_CAND] == 0)
+    return np.flatnonzero(labc[:, LC.CAND] == 0)
 
 
 def _within(x, w, starts):
@@ -129,20 +129,20 @@ def _within(x, w, starts):
 def fit(labc, labf, ridge: float, least_gain: float = 0.0) -> np.ndarray:
     """The model's integer weights (MODEL_SIZE,) fitted on the labelled candidates, with
     ``least_gain`` (win shares) as its least gain."""
-    from simsym.core.lookahead_nb import LC_COUNT, LC_KIND, LC_PHASE, LC_TOTAL
+    from simsym.core.lookahead_nb import LC
 
     weights = np.zeros((len(DECISIONS), NPHASE, NF))
     gain = int(round(least_gain * M.SCALE))
     if len(labc) == 0:
         return np.append(np.zeros(WEIGHTS, np.int64), gain)
     starts = decision_starts(labc)
-    w = labc[:, LC_COUNT].astype(np.float64)
-    v = labc[:, LC_TOTAL] / np.maximum(labc[:, LC_COUNT], 1) / VALUE_UNIT
+    w = labc[:, LC.COUNT].astype(np.float64)
+    v = labc[:, LC.TOTAL] / np.maximum(labc[:, LC.COUNT], 1) / VALUE_UNIT
     X = _within(labf.astype(np.float64), w, starts)
     y = _within(v, w, starts)
     for d in range(len(DECISIONS)):
         for p in range(NPHASE):
-            sel = (labc[:, LC_KIND] == d) & (labc[:, LC_PHASE] == p)
+            sel = (labc[:, LC.KIND] == d) & (labc[:, LC.PHASE] == p)
             if sel.sum() < 2 * NF:
                 continue
             Xs, ys, ws = X[sel], y[sel], w[sel]
@@ -160,7 +160,7 @@ def fit(labc, labf, ridge: float, least_gain: float = 0.0) -> np.ndarray:
 def evaluate_labels(labc, labf, weights) -> dict:
     """Agreement with the search's choice and regret (in win shares) of ``weights`` on
     labelled decisions."""
-    from simsym.core.lookahead_nb import LC_COUNT, LC_KIND, LC_PHASE, LC_TEACHER, LC_TOTAL
+    from simsym.core.lookahead_nb import LC
 
     if len(labc) == 0:
         return {"decisions": 0, "agreement": None, "regret": None}
@@ -169,14 +169,14 @@ def evaluate_labels(labc, labf, weights) -> dict:
     starts = decision_starts(labc)
     gain = int(weights[WEIGHTS])
     W = np.asarray(weights, np.int64)[:WEIGHTS].reshape(len(DECISIONS) * NPHASE, NF)
-    block = labc[:, LC_KIND] * NPHASE + labc[:, LC_PHASE]
+    block = labc[:, LC.KIND] * NPHASE + labc[:, LC.PHASE]
     score = np.einsum("ij,ij->i", W[block], labf)
-    v = labc[:, LC_TOTAL] / np.maximum(labc[:, LC_COUNT], 1) / VALUE_UNIT
+    v = labc[:, LC.TOTAL] / np.maximum(labc[:, LC.COUNT], 1) / VALUE_UNIT
     ends = np.append(starts[1:], len(labc))
     agree, regret = 0, 0.0
     for a, b in zip(starts, ends):
         c = a + choose([int(x) for x in score[a:b]], gain)  # as the player chooses
-        t = a + int(np.argmax(labc[a:b, LC_TEACHER]))
+        t = a + int(np.argmax(labc[a:b, LC.TEACHER]))
         agree += c == t
         regret += v[t] - v[c]
     n = len(starts)
@@ -224,7 +224,7 @@ def strength(sc, model_file: Path, games: int, seed: int, jobs: int) -> dict:
 def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
               force: bool = False) -> Path:
     """Train; write out/model.json, out/train.json and out/train.md. Returns model.json."""
-    from simsym.core.lookahead_nb import LC_GAME
+    from simsym.core.lookahead_nb import LC
     from simsym.run.executor import map_tasks
     from simsym.run.output import atomic_write_text, write_json
     from simsym.run.progress import Progress
@@ -267,7 +267,7 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
         labc_all.append(labc)
         labf_all.append(labf)
         C, F = np.concatenate(labc_all), np.concatenate(labf_all)
-        hold = (C[:, LC_GAME] % HOLDOUT_EVERY) == 0
+        hold = (C[:, LC.GAME] % HOLDOUT_EVERY) == 0
         new = fit(C[~hold], F[~hold], spec.ridge, spec.least_gain)
         if info_file.exists():
             info = json.loads(info_file.read_text())

@@ -53,21 +53,21 @@ def test_invariants_on_every_turn(name):
         events, row, cs = play_logged(setup, g)
         scores = replay(events, sc, searcher, comp)
         P = sc.players
-        assert list(row[E.ROW_FIXED:E.ROW_FIXED + P]) == scores
-        assert row[E.ROW_TURNS] == events[-1][2]
+        assert list(row[E.ROW.FIXED:E.ROW.FIXED + P]) == scores
+        assert row[E.ROW.TURNS] == events[-1][2]
         # Per-card counts agree with the log.
-        played = sum(1 for e in events if e[0] in (E.EV_PLAYCARD, E.EV_JOIN))
-        assert cs[:, :, E.CS_PLAYED].sum() == played
-        opening = sum(1 for e in events if e[0] == E.EV_DRAW and e[3] == 0)
-        assert cs[:, :, E.CS_OPENING].sum() == opening == P * sc.rules.hand_size
+        played = sum(1 for e in events if e[0] in (E.EV.PLAYCARD, E.EV.JOIN))
+        assert cs[:, :, E.CS.PLAYED].sum() == played
+        opening = sum(1 for e in events if e[0] == E.EV.DRAW and e[3] == 0)
+        assert cs[:, :, E.CS.OPENING].sum() == opening == P * sc.rules.hand_size
 
 
 def test_every_game_ends_or_is_counted_stalled():
     sc = scenario_with(rules=dict(turn_cap=12))
     rows, _ = run_chunk(setup_for(sc), 0, 50)
-    assert (rows[:, E.ROW_STALLED] == 1).all() and (rows[:, E.ROW_TURNS] == 12).all()
+    assert (rows[:, E.ROW.STALLED] == 1).all() and (rows[:, E.ROW.TURNS] == 12).all()
     rows, _ = run_chunk(setup_for(VARIANTS["base"]), 0, 200)
-    assert rows[:, E.ROW_STALLED].sum() == 0
+    assert rows[:, E.ROW.STALLED].sum() == 0
 
 
 def test_game_depends_on_seed_and_index_only():
@@ -99,15 +99,15 @@ def test_rotate_replays_each_deal_with_strategies_rotated():
     setup = setup_for(sc)
     rows, _ = run_chunk(setup, 0, 8)
     P = sc.players
-    strat = rows[:, E.ROW_FIXED + P:E.ROW_FIXED + 2 * P]
-    assert list(rows[:, E.ROW_DEAL]) == [0, 0, 0, 0, 1, 1, 1, 1]
+    strat = rows[:, E.ROW.FIXED + P:E.ROW.FIXED + 2 * P]
+    assert list(rows[:, E.ROW.DEAL]) == [0, 0, 0, 0, 1, 1, 1, 1]
     for r in range(P):
         assert list(strat[r]) == [(i + r) % P for i in range(P)]
     # The same deal: the same opening hands in every rotation.
     openings = []
     for g in range(4):
         ev, _, _ = play_logged(setup, g)
-        openings.append([tuple(e) for e in ev if e[0] == E.EV_DRAW and e[3] == 0])
+        openings.append([tuple(e) for e in ev if e[0] == E.EV.DRAW and e[3] == 0])
     assert all(o == openings[0] for o in openings)
 
 
@@ -132,7 +132,7 @@ def test_games_logged_one_after_the_other_are_the_games_logged_alone(name):
 def test_random_seating_is_a_permutation_and_varies():
     setup = setup_for(VARIANTS["mixed-random"])
     rows, _ = run_chunk(setup, 0, 60)
-    strat = rows[:, E.ROW_FIXED + 4:E.ROW_FIXED + 8]
+    strat = rows[:, E.ROW.FIXED + 4:E.ROW.FIXED + 8]
     assert all(sorted(r) == [0, 1, 2, 3] for r in strat)
     assert len({tuple(r) for r in strat}) > 5
 

@@ -201,18 +201,18 @@ def test_the_plain_game_loop_plays_a_learned_table_as_greedy_twins():
     a, b = G.new_state(tb, 20_000), G.new_state(tb, 20_000)
     G.setup(tb, a, 1, strong.seed)
     G.setup(tb, b, 1, strong.seed)
-    assert (tb.strat_params[a.strat, E.SP_FAMILY] == E.FAM_LEARNED).all()
-    twins = np.array([tb.strat_params[r, E.SP_TWIN] for r in b.strat], np.int64)
+    assert (tb.strat_params[a.strat, E.SP.FAMILY] == E.FAM.LEARNED).all()
+    twins = np.array([tb.strat_params[r, E.SP.TWIN] for r in b.strat], np.int64)
     G.set_policy(tb, b, twins)
-    assert (tb.strat_params[b.strat, E.SP_FAMILY] == E.FAM_GREEDY).all()
-    G.play_until(tb, a, 12, E.AT_SYMPOSION)  # past the offer of turn 11
-    assert (a.sc[E.GS_TURN], a.sc[E.GS_AT]) == (12, E.AT_SYMPOSION)
+    assert (tb.strat_params[b.strat, E.SP.FAMILY] == E.FAM.GREEDY).all()
+    G.play_until(tb, a, 12, E.AT.SYMPOSION)  # past the offer of turn 11
+    assert (a.sc[E.GS.TURN], a.sc[E.GS.AT]) == (12, E.AT.SYMPOSION)
     G.play_until(tb, a, -1, -1)
     G.play_until(tb, b, -1, -1)
-    assert a.sc[E.GS_AT] == b.sc[E.GS_AT] == E.AT_OVER
-    assert a.sc[E.GS_TRADES] > 0
-    n = a.sc[E.GS_NEV]
-    assert n == b.sc[E.GS_NEV] and (a.ev[:n] == b.ev[:n]).all()
+    assert a.sc[E.GS.AT] == b.sc[E.GS.AT] == E.AT.OVER
+    assert a.sc[E.GS.TRADES] > 0
+    n = a.sc[E.GS.NEV]
+    assert n == b.sc[E.GS.NEV] and (a.ev[:n] == b.ev[:n]).all()
 
 
 # --- no hidden information ----------------------------------------------------------------------
@@ -321,18 +321,18 @@ def test_fit_recovers_known_weights():
         for c in range(nc):
             f = rnd.integers(0, 20, LF.NF)
             v = float(true[2, 0] @ f) + 0.3 * d % 1  # a decision's own offset does not count
-            r = np.zeros(N.LC_SIZE, np.int64)
-            r[[N.LC_DEC, N.LC_KIND, N.LC_PHASE, N.LC_CAND, N.LC_NC]] = d, 2, 0, c, nc
-            r[N.LC_COUNT] = 10
-            r[N.LC_TOTAL] = round(v * VALUE_UNIT * 10)
+            r = np.zeros(N.LC.SIZE, np.int64)
+            r[[N.LC.DEC, N.LC.KIND, N.LC.PHASE, N.LC.CAND, N.LC.NC]] = d, 2, 0, c, nc
+            r[N.LC.COUNT] = 10
+            r[N.LC.TOTAL] = round(v * VALUE_UNIT * 10)
             rows.append(r)
             feats.append(f)
     labc, labf = np.array(rows), np.array(feats)
     best = np.zeros(len(labc), np.int64)
     for d in range(400):
-        sel = np.flatnonzero(labc[:, N.LC_DEC] == d)
+        sel = np.flatnonzero(labc[:, N.LC.DEC] == d)
         best[sel[np.argmax(labf[sel] @ true[2, 0])]] = 1
-    labc[:, N.LC_TEACHER] = best
+    labc[:, N.LC.TEACHER] = best
     fitted = fit(labc, labf, ridge=1e-6)
     w = fitted[:LF.WEIGHTS].reshape(true.shape) / M.SCALE
     assert np.allclose(w[2, 0], true[2, 0], atol=1e-4)

@@ -16,8 +16,8 @@ from simsym.model.strategies import make_strategy
 from test_game_engine import VARIANTS, scenario_with
 
 GAME_FIELDS = G.State._fields[:G.N_GAME_FIELDS]
-STOPS = [(0, E.AT_DEAL), (0, E.AT_TURN), (3, E.AT_DISCARDS), (5, E.AT_TRADING), (8, E.AT_SYMPOSION),
-         (12, E.AT_KOMOS), (17, E.AT_AMPHORAE)]
+STOPS = [(0, E.AT.DEAL), (0, E.AT.TURN), (3, E.AT.DISCARDS), (5, E.AT.TRADING), (8, E.AT.SYMPOSION),
+         (12, E.AT.KOMOS), (17, E.AT.AMPHORAE)]
 
 
 def states(setup, n=2):
@@ -45,13 +45,13 @@ def test_a_rollout_with_the_games_own_stream_and_strategies_is_the_game(name):
         for turn, at in STOPS:
             G.setup(tb, src, g, sc.seed)
             G.play_until(tb, src, turn, at)
-            if turn > 0 and src.sc[E.GS_AT] == E.AT_OVER:
+            if turn > 0 and src.sc[E.GS.AT] == E.AT.OVER:
                 continue
-            assert (src.sc[E.GS_TURN], src.sc[E.GS_AT]) == (turn, at)
+            assert (src.sc[E.GS.TURN], src.sc[E.GS.AT]) == (turn, at)
             scores = G.rollout_nb(tb, src, dst, own_policy(src), src.rng[0])
-            assert list(scores) == list(row[E.ROW_FIXED:E.ROW_FIXED + P]), (g, turn, at)
-            assert dst.sc[E.GS_TURN] == row[E.ROW_TURNS]
-            assert dst.sc[E.GS_TRADES] == row[E.ROW_TRADES]
+            assert list(scores) == list(row[E.ROW.FIXED:E.ROW.FIXED + P]), (g, turn, at)
+            assert dst.sc[E.GS.TURN] == row[E.ROW.TURNS]
+            assert dst.sc[E.GS.TRADES] == row[E.ROW.TRADES]
 
 
 def test_a_rollout_from_the_deal_with_the_deal_stream_is_the_game():
@@ -66,8 +66,8 @@ def test_a_rollout_from_the_deal_with_the_deal_stream_is_the_game():
         deal = g // sc.players
         G.rollout_nb(tb, src, dst, own_policy(src),
                      np.uint64(stream_state_nb(sc.seed, deal)))
-        assert dst.sc[E.GS_DEAL] == row[E.ROW_DEAL] == deal
-        assert list(dst.score) == list(row[E.ROW_FIXED:E.ROW_FIXED + sc.players])
+        assert dst.sc[E.GS.DEAL] == row[E.ROW.DEAL] == deal
+        assert list(dst.score) == list(row[E.ROW.FIXED:E.ROW.FIXED + sc.players])
 
 
 def test_all_greedy_rollouts_play_the_greedy_game():
@@ -84,8 +84,8 @@ def test_all_greedy_rollouts_play_the_greedy_game():
         G.setup(tb, src, g, mixed.seed)
         _, row, _ = play_logged(gsetup, d)
         G.rollout_nb(tb, src, dst, policy, src.rng[0])
-        assert list(dst.score) == list(row[E.ROW_FIXED:E.ROW_FIXED + mixed.players])
-        assert dst.sc[E.GS_TURN] == row[E.ROW_TURNS]
+        assert list(dst.score) == list(row[E.ROW.FIXED:E.ROW.FIXED + mixed.players])
+        assert dst.sc[E.GS.TURN] == row[E.ROW.TURNS]
 
 
 def test_a_rollout_leaves_its_source_untouched():
@@ -93,13 +93,13 @@ def test_a_rollout_leaves_its_source_untouched():
     setup = setup_for(sc)
     tb, (src, dst) = states(setup)
     G.setup(tb, src, 3, sc.seed)
-    G.play_until(tb, src, 9, E.AT_TRADING)
+    G.play_until(tb, src, 9, E.AT.TRADING)
     before = snapshot(src)
     policy = np.full(sc.players, setup.greedy, np.int64)
     for it in range(5):
         stream = np.uint64(G.key_stream_nb(sc.seed, np.array([3, 9, 0, it])))
         G.rollout_nb(tb, src, dst, policy, stream)
-        assert dst.sc[E.GS_AT] == E.AT_OVER
+        assert dst.sc[E.GS.AT] == E.AT.OVER
     after = snapshot(src)
     for f in GAME_FIELDS:
         assert (before[f] == after[f]).all(), f
@@ -115,15 +115,15 @@ def test_rollouts_are_deterministic_per_stream_key():
     setup = setup_for(sc)
     tb, (src, dst, dst2) = states(setup, 3)
     G.setup(tb, src, 1, sc.seed)
-    G.play_until(tb, src, 6, E.AT_SYMPOSION)
+    G.play_until(tb, src, 6, E.AT.SYMPOSION)
     policy = np.full(sc.players, setup.greedy, np.int64)
     results = set()
     for it in range(12):
         key = np.array([1, 6, 0, 0, it], np.int64)
         a = G.rollout_nb(tb, src, dst, policy, np.uint64(G.key_stream_nb(sc.seed, key))).copy()
         G.rollout_nb(tb, src, dst2, policy, np.uint64(G.key_stream_nb(sc.seed, key)))
-        assert (a == dst2.score).all() and dst.sc[E.GS_TURN] == dst2.sc[E.GS_TURN]
-        results.add((tuple(a), int(dst.sc[E.GS_TURN])))
+        assert (a == dst2.score).all() and dst.sc[E.GS.TURN] == dst2.sc[E.GS.TURN]
+        results.add((tuple(a), int(dst.sc[E.GS.TURN])))
     assert len(results) > 1  # the key does change the stream
 
 

@@ -122,14 +122,14 @@ def _oracle(kinds, rules, hand, req, floor):
     which the all-equal bonus is BIG and the equal bonus 0, the best Social play is
     all-equal exactly when it scores BIG or more, and then scores its A3 + BIG."""
     r = rules.copy()
-    beq, ball = r[E.RULE_BONUS_EQ], r[E.RULE_BONUS_ALL]
-    maxbonus = beq + ball if r[E.RULE_BONUS_STACKS] else max(beq, ball)
-    r[E.RULE_BONUS_EQ], r[E.RULE_BONUS_ALL], r[E.RULE_BONUS_STACKS] = 0, BIG, 0
+    beq, ball = r[E.RULE.BONUS_EQ], r[E.RULE.BONUS_ALL]
+    maxbonus = beq + ball if r[E.RULE.BONUS_STACKS] else max(beq, ball)
+    r[E.RULE.BONUS_EQ], r[E.RULE.BONUS_ALL], r[E.RULE.BONUS_STACKS] = 0, BIG, 0
     ws = np.zeros(workspace_size(len(hand)), np.int64)
     i64 = np.int64  # as the engine passes them: no other signature (test_compile_once.py)
     s = best_score_above_ws(hand, i64(len(hand)), kinds, r, i64(req), i64(1 << E.T_SOCIAL),
                             i64(max(BIG + floor - maxbonus, BIG - 1)),
-                            np.zeros(E.RES_SIZE, np.int64), ws)
+                            np.zeros(E.RES.SIZE, np.int64), ws)
     return s - BIG + maxbonus if s >= BIG else -1
 
 
@@ -149,7 +149,7 @@ def test_random_hands_match_the_search(cards, variant):
     UNCOVERED where the rules or the hand are outside what the solver answers."""
     kinds = encode_cards(cards)
     rules = encode_rules(VARIANTS[variant])
-    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF_WM]]
+    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF.WM]]
     rng = np.random.default_rng(7)
     ws = np.zeros(ae_workspace_size(16), np.int64)
     found = uncovered = 0
@@ -180,8 +180,8 @@ def test_small_hands_match_the_brute_force(cards):
                           social_bonus_stacks=False)
         ref = Searcher(cards, only_ae, engine="reference")
         kinds = encode_cards(cards)
-        wine = [k for k in range(len(cards)) if kinds[k, E.CF_WM]]
-        dry = [k for k in range(len(cards)) if not kinds[k, E.CF_WM]]
+        wine = [k for k in range(len(cards)) if kinds[k, E.CF.WM]]
+        dry = [k for k in range(len(cards)) if not kinds[k, E.CF.WM]]
         found = 0
         for _ in range(60):
             hand = rng.sample(wine, rng.randint(2, 4)) + rng.sample(dry, rng.randint(1, 4))
@@ -223,7 +223,7 @@ def test_the_first_test_for_a_hand_plus_one_card_is_sound(cards, variant):
     that scores above the floor (by the search), and rules most cases out."""
     kinds = encode_cards(cards)
     rules = encode_rules(VARIANTS[variant])
-    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF_WM]]
+    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF.WM]]
     rng = np.random.default_rng(17)
     scr = np.zeros(2 * AEP_SIZE, np.int64)
     ruled_out = possible = 0

@@ -35,13 +35,13 @@ def test_every_entry_point_shares_one_compiled_search(base):
     searcher.best([0, 1, 2, 40, 41], types=("social",), required=(0,))
     hands = bench.deck_hands(base, 2, 9, seed=1)
     ws = np.empty(search_nb.workspace_size(9), np.int64)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     bench._repeat_search_nb(hands, 9, setup.kinds, setup.rules, 1, res, ws)
     bench.rollout_figures(base, games=1, turns=(3,), reps=1)  # rollouts
     tb = setup.table()
     src, dst = G.new_state(tb, 0), G.new_state(tb, 0)
     G.setup(tb, src, 0, base.seed)
-    G.play_until(tb, src, 2, E.AT_KOMOS)
+    G.play_until(tb, src, 2, E.AT.KOMOS)
     G.rollout_nb(tb, src, dst, np.array(src.seat_strat), src.rng[0])
 
     # The search is compiled once, for the one signature every caller passes.

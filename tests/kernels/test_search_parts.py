@@ -10,9 +10,7 @@ from numba import njit
 
 from simsym.model.cards.encode import encode_cards
 from simsym.core import search_nb as S
-from simsym.core.enums import (
-    MAX_HAND, RES_MASK, RES_NCARDS, RES_SCORE, RES_SIZE, RES_TYPE, T_INTELLECTUAL,
-)
+from simsym.core.enums import MAX_HAND, RES, T_INTELLECTUAL
 from simsym.model.rules import encode_rules
 
 
@@ -28,11 +26,11 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
     work, end = S._views(ws)  # compiled: its 2-d and 3-d views need numba
     assert end <= size
     N = MAX_HAND
-    expected = {"st": N * S.MAXS * S.S_COLS, "acc": (N + 1) * S.A_COLS, "xw": S.XCAP,
+    expected = {"st": N * S.MAXS * S.ST.SIZE, "acc": (N + 1) * S.ACC.SIZE, "xw": S.XCAP,
                 "xx": S.XCAP, "xe": S.XCAP, "xo": S.XCAP, "xcnt": S.XCAP + 1,
                 "ub": S.NGROUPS, "wx": S.NGROUPS, "sums": S.SUM_WORDS, "rv": N + 1, "rc": N + 1,
                 "rn": N + 1, "ch": N + 1, "xtop": S.XC_CLASSES * S.XC_COUNT}
-    shapes = {"st": (N, S.MAXS, S.S_COLS), "acc": (N + 1, S.A_COLS),
+    shapes = {"st": (N, S.MAXS, S.ST.SIZE), "acc": (N + 1, S.ACC.SIZE),
               "xtop": (S.XC_CLASSES, S.XC_COUNT)}
     other, _ = S._views(np.zeros(size + 5, np.int64)[5:])
     seen = []
@@ -42,7 +40,7 @@ def test_views_fit_the_workspace_and_do_not_overlap(n):
         assert view.size == 0 or np.shares_memory(view, ws)
         # The view starts at the entry its offset says, in either workspace.
         assert view.ravel()[0] == (view2.ctypes.data - other.hs.ctypes.data) // 8, name
-        # C order over consecutive entries: [j, c, col] is entry ((j * MAXS) + c) * S_COLS + col
+        # C order over consecutive entries: [j, c, col] is entry ((j * MAXS) + c) * ST.SIZE + col
         assert view.flags.c_contiguous and np.all(np.diff(view.ravel()) == 1), name
         seen.append(view.ravel())
     cells = np.concatenate(seen)
@@ -73,10 +71,10 @@ def test_large_subset_sums_match_a_set_of_sums():
 def _best_intellectual(base, hand):
     """(score, mask over hand positions) of the best Intellectual play of ``hand`` (names)."""
     kinds, rules = encode_cards(base.cards), encode_rules(base.rules)
-    res = np.zeros(RES_SIZE, np.int64)
+    res = np.zeros(RES.SIZE, np.int64)
     codes = np.array([base.cards.lookup(c) for c in hand], np.int64)
     S.best_symposion_nb(codes, len(codes), kinds, rules, 0, 1 << T_INTELLECTUAL, res)
-    return res[RES_SCORE], res[RES_MASK]
+    return res[RES.SCORE], res[RES.MASK]
 
 
 def test_kind_lists_compare_as_sorted_lists():
@@ -235,17 +233,17 @@ def test_the_play_only_result_is_the_complete_results_play(base, deck):
         reqs[i] = rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n) if n else 0
         types[i] = rng.randint(1, 7)
         floors[i] = rng.choice([-1, -1, rng.randint(0, 30)])
-    full = np.zeros((N, RES_SIZE), np.int64)
-    play = np.full((N, RES_SIZE), -7, np.int64)
+    full = np.zeros((N, RES.SIZE), np.int64)
+    play = np.full((N, RES.SIZE), -7, np.int64)
     ws = np.zeros(S.workspace_size(14), np.int64)
     _three_modes(hands, ns, kinds, rules, reqs, types, floors, full, play, ws)
-    fields = [RES_SCORE, RES_TYPE, RES_MASK, RES_NCARDS]
+    fields = [RES.SCORE, RES.TYPE, RES.MASK, RES.NCARDS]
     assert (play[:, fields] == full[:, fields]).all()
-    rest = np.ones(RES_SIZE, bool)
+    rest = np.ones(RES.SIZE, bool)
     rest[fields] = False
     assert (play[:, rest] == -7).all()
     # The samples reach plays of every type and plays with no answer.
-    assert set(full[:, RES_TYPE]) == {-1, 0, 1, 2}
+    assert set(full[:, RES.TYPE]) == {-1, 0, 1, 2}
 
 
 @pytest.mark.parametrize("engine", ["numba", "reference"])

@@ -60,7 +60,7 @@ def social(cards, names, rules=RuleOptions(), floor=0, required=()):
     ws = _ws(len(hand))
     got = social_above_ws(hand, I64(len(hand)), kinds, enc, req, I64(floor), ws)
     want = best_score_above_ws(hand, I64(len(hand)), kinds, enc, req, SOCIAL, I64(floor),
-                               np.zeros(E.RES_SIZE, np.int64), ws)
+                               np.zeros(E.RES.SIZE, np.int64), ws)
     assert got == want
     return got
 
@@ -118,10 +118,10 @@ def _random_case(rng, n_kinds, wine_kinds):
 def _agree(cards, rules, cases, seed):
     """The solver against the search on ``cases`` random hands: (uncovered, found)."""
     kinds, enc = encode_cards(cards), encode_rules(rules)
-    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF_WM]]
+    wine_kinds = [k for k in range(len(cards)) if kinds[k, E.CF.WM]]
     rng = np.random.default_rng(seed)
     ws = _ws(16)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     uncovered = found = 0
     for _ in range(cases):
         hand, req, floor = _random_case(rng, len(cards), wine_kinds)
@@ -166,8 +166,8 @@ def test_small_hands_match_the_brute_force(cards):
     """Against the reference brute force: the best Social score above 0."""
     rng = random.Random(8)
     kinds = encode_cards(cards)
-    wine = [k for k in range(len(cards)) if kinds[k, E.CF_WM]]
-    dry = [k for k in range(len(cards)) if not kinds[k, E.CF_WM]]
+    wine = [k for k in range(len(cards)) if kinds[k, E.CF.WM]]
+    dry = [k for k in range(len(cards)) if not kinds[k, E.CF.WM]]
     for rules in (RuleOptions(), replace(RuleOptions(), either_split=True)):
         ref = Searcher(cards, rules, engine="reference")
         enc = encode_rules(rules)

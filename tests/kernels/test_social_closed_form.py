@@ -23,7 +23,7 @@ from simsym.model.rules import RuleOptions, encode_rules
 from simsym.engine.search import Searcher
 from tests.kernels.test_search_property import outcome
 
-COLS = 2 * E.RES_SIZE + 4
+COLS = 2 * E.RES.SIZE + 4
 
 
 @njit
@@ -31,17 +31,17 @@ def _answers(hands, n, table, rules, reqs, floors, tms, out):
     """Per hand: the full result, the full result above a floor (a hint), the play's score,
     cards and type, and the score above the floor."""
     ws = np.empty(workspace_size(n), np.int64)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     for i in range(hands.shape[0]):
         best_symposion_ws(hands[i], n, table, rules, reqs[i], tms[i], res, ws)
-        out[i, :E.RES_SIZE] = res
+        out[i, :E.RES.SIZE] = res
         best_symposion_hint_ws(hands[i], n, table, rules, reqs[i], tms[i], floors[i], res, ws)
-        out[i, E.RES_SIZE:2 * E.RES_SIZE] = res
+        out[i, E.RES.SIZE:2 * E.RES.SIZE] = res
         best_play_ws(hands[i], n, table, rules, reqs[i], tms[i], res, ws)
-        out[i, 2 * E.RES_SIZE] = res[E.RES_SCORE]
-        out[i, 2 * E.RES_SIZE + 1] = res[E.RES_MASK]
-        out[i, 2 * E.RES_SIZE + 2] = res[E.RES_TYPE]
-        out[i, 2 * E.RES_SIZE + 3] = best_score_above_ws(hands[i], n, table, rules, reqs[i],
+        out[i, 2 * E.RES.SIZE] = res[E.RES.SCORE]
+        out[i, 2 * E.RES.SIZE + 1] = res[E.RES.MASK]
+        out[i, 2 * E.RES.SIZE + 2] = res[E.RES.TYPE]
+        out[i, 2 * E.RES.SIZE + 3] = best_score_above_ws(hands[i], n, table, rules, reqs[i],
                                                          tms[i], floors[i], res, ws)
 
 
@@ -53,7 +53,7 @@ def _both(table, rules, hands, seed):
     floors = rng.integers(-1, 20, N).astype(np.int64)
     tms = np.where(rng.random(N) < 0.5, 7, rng.integers(1, 8, N)).astype(np.int64)
     general = table.copy()
-    general[0, E.CF_XR_STARTS] = -1
+    general[0, E.CF.XR_STARTS] = -1
     a = np.zeros((N, COLS), np.int64)
     b = np.zeros((N, COLS), np.int64)
     _answers(hands, n, table, rules, reqs, floors, tms, a)
@@ -63,29 +63,29 @@ def _both(table, rules, hands, seed):
 
 def test_card_shapes_as_encoded(cards):
     t = encode_cards(cards)
-    shape = {c.name: t[k, E.CF_SCF] for k, c in enumerate(cards)}
+    shape = {c.name: t[k, E.CF.SCF] for k, c in enumerate(cards)}
     assert shape["Grapes"] == shape["Dionysus"] == shape["Strong Wine"] == E.SCF_ENUM
     assert shape["Wit"] == shape["Komos"] == shape["Philosophy"] == E.SCF_FREE
     assert shape["Plato"] == shape["Orgy"] == shape["Drunken Revelry"] == E.SCF_NONE
     # Amphorae (1W or 2W, Container): 2W first (value 2), then 1W; its non-Container wine 0.
     k = cards.lookup("Amphorae")
-    assert t[k, E.CF_SCF_NS] == 2 and t[k, E.CF_SCF_MAXP] == 2 and t[k, E.CF_SCF_VAL] == 2
-    assert t[k, E.CF_SCF_ST] == 2 | 2 << 8 and t[k, E.CF_SCF_ST + 1] == 1 | 1 << 8
-    assert t[k, E.CF_SCF_OPT] == 1 | 2 << 8 and t[k, E.CF_SCF_OPT + 1] == 0 | 1 << 8
+    assert t[k, E.CF.SCF_NS] == 2 and t[k, E.CF.SCF_MAXP] == 2 and t[k, E.CF.SCF_VAL] == 2
+    assert t[k, E.CF.SCF_ST] == 2 | 2 << 8 and t[k, E.CF.SCF_ST + 1] == 1 | 1 << 8
+    assert t[k, E.CF.SCF_OPT] == 1 | 2 << 8 and t[k, E.CF.SCF_OPT + 1] == 0 | 1 << 8
     # Fine Wine (1W or 2E; Vintage): 2E first (one 2E item, Vintage), then 1W.
     k = cards.lookup("Fine Wine")
-    assert t[k, E.CF_SCF_ST] == 1 << 24 | 1 << 56
-    assert t[k, E.CF_SCF_ST + 1] == 1 | 1 << 8 | 1 << 16 | 1 << 24
+    assert t[k, E.CF.SCF_ST] == 1 << 24 | 1 << 56
+    assert t[k, E.CF.SCF_ST + 1] == 1 | 1 << 8 | 1 << 16 | 1 << 24
     # Komos (4H) and Food (1E): points 4 and 1, H 4 and one 1E item.
-    assert t[cards.lookup("Komos"), E.CF_SCF_FREE] >> 8 == 4 << 8 | 4 << 32
-    assert t[cards.lookup("Food"), E.CF_SCF_FREE] >> 8 == 1 << 16 | 1 << 32
+    assert t[cards.lookup("Komos"), E.CF.SCF_FREE] >> 8 == 4 << 8 | 4 << 32
+    assert t[cards.lookup("Food"), E.CF.SCF_FREE] >> 8 == 1 << 16 | 1 << 32
 
 
 def _vector(t, v):
     """Vector v of the deck's table: (counts per class, cards, points lost, pairs, delta)."""
     row, col = divmod(v, E.XR_PER_ROW)
-    w0 = int(t[row, E.CF_XR + 2 * col]) & (2 ** 64 - 1)
-    w1 = int(t[row, E.CF_XR + 2 * col + 1])
+    w0 = int(t[row, E.CF.XR + 2 * col]) & (2 ** 64 - 1)
+    w1 = int(t[row, E.CF.XR + 2 * col + 1])
     counts = [(w0 >> 8 * i) & 0xFF for i in range(E.SCF_MAX_CLASSES)]
     pairs = []
     p = w1 & 0x3FFFFFFF
@@ -100,7 +100,7 @@ def test_the_base_decks_exclusion_vectors(cards):
     # 4H, 1E, 2E. Vectors losing 0, 1, 2 points: none; one 1E; one 2I, one 2H, one 2E or
     # two 1E (the deck has four 1E cards).
     t = encode_cards(cards)
-    s = int(t[0, E.CF_XR_STARTS])
+    s = int(t[0, E.CF.XR_STARTS])
     starts = [(s >> 9 * L) & 511 for L in range(7)]
     assert starts[:4] == [0, 1, 2, 6]
     assert _vector(t, 0)[:3] == ([0] * 7, 0, 0)
@@ -109,8 +109,8 @@ def test_the_base_decks_exclusion_vectors(cards):
         [[1, 0, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1],
          [0, 0, 0, 0, 0, 2, 0]])
     # Komos's class (4H, number 4) holds 4 points; Food's (1E, number 5) a 1E item.
-    assert t[cards.lookup("Komos"), E.CF_SCF_FREE] & 0xFF == 4
-    assert t[cards.lookup("Food"), E.CF_SCF_FREE] & 0xFF == 5
+    assert t[cards.lookup("Komos"), E.CF.SCF_FREE] & 0xFF == 4
+    assert t[cards.lookup("Food"), E.CF.SCF_FREE] & 0xFF == 5
     points = [2, 3, 2, 3, 4, 1, 2]
     # Every vector of counts losing at most 5 points is listed, once (itertools, apart).
     every = {c for c in itertools.product(*(range(5 // p + 1) for p in points))
@@ -131,7 +131,7 @@ def test_base_deck_closed_form_is_the_general_walk(base):
     rules = encode_rules(base.rules)
     hands = deck_hands(base, 6000, 9, 23)
     a, b = _both(table, rules, hands, 1)
-    assert (a[:, E.RES_TYPE] == E.T_SOCIAL).sum() > 2000
+    assert (a[:, E.RES.TYPE] == E.T_SOCIAL).sum() > 2000
     bad = np.nonzero((a != b).any(axis=1))[0]
     assert len(bad) == 0, bad[:5]
 
@@ -157,8 +157,8 @@ def _covered_deck(seed):
 def test_random_covered_decks(seed):
     cards = _covered_deck(seed)
     table = encode_cards(cards)
-    assert table[0, E.CF_XR_STARTS] >= 0  # the deck has its vector table
-    assert (table[:, E.CF_SCF] != E.SCF_OTHER).all()
+    assert table[0, E.CF.XR_STARTS] >= 0  # the deck has its vector table
+    assert (table[:, E.CF.SCF] != E.SCF_OTHER).all()
     rng = random.Random(seed)
     for rules in (RuleOptions(), RuleOptions(social_bonus_stacks=False),
                   RuleOptions(max_vintage=2, non_container_wine=2, wine_social=(2, 6)),
@@ -177,11 +177,11 @@ def test_decks_and_hands_it_does_not_cover_take_the_general_walk(cards):
     # A 3E card is no shape of the closed form; the rest of the deck keeps its table.
     odd = CardSet(list(cards) + [parse_notation("Triple", "3E")])
     t = encode_cards(odd)
-    assert t[len(odd) - 1, E.CF_SCF] == E.SCF_OTHER and t[0, E.CF_XR_STARTS] >= 0
+    assert t[len(odd) - 1, E.CF.SCF] == E.SCF_OTHER and t[0, E.CF.XR_STARTS] >= 0
     # More free classes than SCF_MAX_CLASSES: no table at all.
     many = CardSet([parse_notation(f"F{p}{c}", f"{p}{c}") for p in range(1, 6) for c in "IH"]
                    + [parse_notation(f"W{i}", "1W") for i in range(4)])
-    assert encode_cards(many)[0, E.CF_XR_STARTS] == -1
+    assert encode_cards(many)[0, E.CF.XR_STARTS] == -1
     for deck in (odd, many):
         fast = Searcher(deck, RuleOptions())
         ref = Searcher(deck, RuleOptions(), engine="reference")
@@ -193,12 +193,12 @@ def test_decks_and_hands_it_does_not_cover_take_the_general_walk(cards):
 
 def test_an_empty_deck_encodes_and_searches_to_no_play():
     table = encode_cards(CardSet([]))
-    assert table.shape == (0, E.CF_SIZE)
+    assert table.shape == (0, E.CF.SIZE)
     out = np.zeros((1, COLS), np.int64)
     none = np.zeros(1, np.int64)
     _answers(np.zeros((1, 0), np.int64), 0, table, encode_rules(RuleOptions()), none,
              none - 1, none + 7, out)
-    assert out[0, E.RES_TYPE] == -1 and out[0, E.RES_SCORE] == 0
+    assert out[0, E.RES.TYPE] == -1 and out[0, E.RES.SCORE] == 0
 
 
 def test_no_cards_is_no_social_play(cards):

@@ -53,7 +53,7 @@ def _with_io_cards(base):
 
 
 def _is_io(tb, k):
-    return bool(tb.kinds[k, E.CF_IO])
+    return bool(tb.kinds[k, E.CF.IO])
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS) + ["more IO cards"])
@@ -65,8 +65,8 @@ def test_bound_is_never_below_the_best_play_holding_the_candidate(base, variant)
         tb = setup_for(scenario).table()
     else:
         scenario, tb = _table(base, VARIANTS[variant])
-    scr = np.zeros(4 * E.BT_SCR, np.int64)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    scr = np.zeros(4 * E.BTS.SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     checked = 0
     io_plays = 0  # best plays of the second Intellectual group: holding an IO card
     for i, (H, w) in enumerate(_hands(scenario, 1500, 8, seed=11)):
@@ -75,17 +75,17 @@ def test_bound_is_never_below_the_best_play_holding_the_candidate(base, variant)
             continue
         hand = np.append(H, w)
         best_symposion_nb(hand, len(hand), tb.kinds, tb.rules, 1 << len(H), types, res)
-        if res[E.RES_TYPE] < 0:
+        if res[E.RES.TYPE] < 0:
             continue
-        exact = res[E.RES_SCORE]
+        exact = res[E.RES.SCORE]
         # A floor just below the exact best: the bound must let the search run, for the
         # best play's type (all-equal Social plays by BT_MAY_AE).
         may = G._bound_may_beat(tb.bt, scr, w, types, exact - 1)
-        t = res[E.RES_TYPE]
+        t = res[E.RES.TYPE]
         assert may & (1 << t) or (t == E.T_SOCIAL and may & E.BT_MAY_AE), (H, w, types, exact)
         checked += 1
         hand_io = [_is_io(tb, k) for k in hand]
-        io_plays += any(hand_io[q] for q in range(len(hand)) if (res[E.RES_MASK] >> q) & 1)
+        io_plays += any(hand_io[q] for q in range(len(hand)) if (res[E.RES.MASK] >> q) & 1)
     assert checked > 500
     assert io_plays > (40 if variant == "more IO cards" else 5)
 
@@ -96,8 +96,8 @@ def test_the_io_group_is_prepared_only_for_cards_holding_an_io_card(base):
     _bound_may_beat then keeps Intellectual for an IO candidate whatever the floor (only a
     search can tell) and never lets the stale group decide for another."""
     tb = setup_for(_with_io_cards(base)).table()
-    scr = np.zeros(4 * E.BT_SCR, np.int64)
-    cap1 = E.BT_SCR + E.BTS_CAP
+    scr = np.zeros(4 * E.BTS.SIZE, np.int64)
+    cap1 = E.BTS.SIZE + E.BTS.CAP
     seen = {True: 0, False: 0}
     io_kept = 0
     for H, w in _hands(_with_io_cards(base), 400, 8, seed=5):
@@ -107,7 +107,7 @@ def test_the_io_group_is_prepared_only_for_cards_holding_an_io_card(base):
         has_io = any(_is_io(tb, k) for k in H)
         seen[has_io] += 1
         assert (scr[cap1] >= 0) == has_io, H
-        if not has_io and _is_io(tb, w) and tb.bt[E.BT_TAB + (w * 4 + 1) * E.BT_W + E.BTR_JOIN]:
+        if not has_io and _is_io(tb, w) and tb.bt[E.BT.TAB + (w * 4 + 1) * E.BTR.SIZE + E.BTR.JOIN]:
             assert G._bound_may_beat(tb.bt, scr, w, 1 << E.T_INTELLECTUAL, 1000) \
                 & (1 << E.T_INTELLECTUAL)
             io_kept += 1
@@ -127,8 +127,8 @@ def test_what_the_bound_leaves_to_the_all_equal_solver(base, variant):
     scenario, tb = _table(base, VARIANTS[variant])
     eq_only = encode_rules(replace(scenario.rules, social_bonus_all_equal=0,
                                    social_bonus_stacks=False))
-    scr = np.zeros(4 * E.BT_SCR, np.int64)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    scr = np.zeros(4 * E.BTS.SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     ws = np.zeros(max(ae_workspace_size(9), workspace_size(9)), np.int64)
     social = 1 << E.T_SOCIAL
     i64 = np.int64
@@ -171,19 +171,19 @@ def test_window_maximum_is_the_direct_maximum(base, variant):
     """Per wine cw of the card to add, _bound_prep keeps the best knapsack value over the
     wine totals c with lo <= c + cw <= hi: compared with the maximum taken directly."""
     scenario, tb = _table(base, VARIANTS[variant])
-    scr = np.zeros(4 * E.BT_SCR, np.int64)
+    scr = np.zeros(4 * E.BTS.SIZE, np.int64)
     compared = 0
     for i, (H, _) in enumerate(_hands(scenario, 400, 12, seed=3)):
         H = np.sort(H[:1 + i % 12])
         if not G._bound_prep(tb.bt, scr, H, len(H), E.ALL_TYPES):
             continue
         for g in range(4):
-            sc = g * E.BT_SCR
-            cap = scr[sc + E.BTS_CAP]
-            lo, hi = tb.bt[E.BT_LO + g], tb.bt[E.BT_HI + g]
+            sc = g * E.BTS.SIZE
+            cap = scr[sc + E.BTS.CAP]
+            lo, hi = tb.bt[E.BT.LO + g], tb.bt[E.BT.HI + g]
             for r in range(2):  # the rows without a Vintage card and with at most one
-                dp = sc + E.BTS_DP + r * (E.BT_WMAX + 1)
-                bw = sc + E.BTS_DP + (2 + r) * (E.BT_WMAX + 1)
+                dp = sc + E.BTS.DP + r * (E.BT_WMAX + 1)
+                bw = sc + E.BTS.DP + (2 + r) * (E.BT_WMAX + 1)
                 for cw in range(cap + 1):
                     window = [scr[dp + c] for c in range(cap + 1) if lo <= c + cw <= hi]
                     assert scr[bw + cw] == max(window, default=E.BT_NEG), (g, r, cw)
@@ -201,15 +201,15 @@ def _hand_worked(base, changes, names, w):
     index = {c.name: k for k, c in enumerate(scenario.cards)}
     H = np.sort(np.array([index[n] for n in names], np.int64))
     k = np.int64(index[w])
-    scr = np.zeros(4 * E.BT_SCR, np.int64)
+    scr = np.zeros(4 * E.BTS.SIZE, np.int64)
     assert G._bound_prep(tb.bt, scr, H, np.int64(len(H)), np.int64(HED))
     verdicts = [bool(G._bound_may_beat(tb.bt, scr, k, np.int64(HED), np.int64(f)) & HED)
                 for f in range(31)]
     hand = np.append(H, k)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     best_symposion_nb(hand, np.int64(len(hand)), tb.kinds, tb.rules, np.int64(1 << len(H)),
                       np.int64(HED), res)
-    return verdicts, (res[E.RES_SCORE] if res[E.RES_TYPE] >= 0 else -1)
+    return verdicts, (res[E.RES.SCORE] if res[E.RES.TYPE] >= 0 else -1)
 
 
 WINE5 = ["Grapes", "Vines", "Wine Mixed with Water", "Wine Jars"]  # 1 + 1 + 1 + 2 Wine
@@ -262,10 +262,10 @@ def _may_and_best(base, changes, names):
     scenario, tb = _table(base, changes)
     index = {c.name: k for k, c in enumerate(scenario.cards)}
     hand = np.array([index[n] for n in names], np.int64)
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     best_symposion_nb(hand, np.int64(len(hand)), tb.kinds, tb.rules, 0, E.ALL_TYPES, res)
     may = bool(G._may_play(tb.bt, hand, np.int64(len(hand)), np.int64(E.ALL_TYPES)))
-    return may, (res[E.RES_SCORE] if res[E.RES_TYPE] >= 0 else -1)
+    return may, (res[E.RES.SCORE] if res[E.RES.TYPE] >= 0 else -1)
 
 
 def test_no_play_when_the_wine_needs_two_vintage_cards(base):
@@ -294,7 +294,7 @@ def test_no_play_for_want_of_wine_only_when_the_search_finds_none(base, variant)
     """_may_play (the engine skips a search when it says False) says False only for hands
     without a legal play of those types, and does so for most small hands without one."""
     scenario, tb = _table(base, MAY_PLAY_VARIANTS[variant])
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     rng = np.random.default_rng(21)
     deck = np.repeat(np.arange(len(scenario.cards)), [c.copies for c in scenario.cards])
     said_no = without = 0
@@ -303,8 +303,8 @@ def test_no_play_for_want_of_wine_only_when_the_search_finds_none(base, variant)
         types = 1 + i % 7
         best_symposion_nb(hand, len(hand), tb.kinds, tb.rules, 0, types, res)
         may = G._may_play(tb.bt, hand, np.int64(len(hand)), np.int64(types))
-        assert may or res[E.RES_TYPE] < 0, (hand, types)
-        without += res[E.RES_TYPE] < 0
+        assert may or res[E.RES.TYPE] < 0, (hand, types)
+        without += res[E.RES.TYPE] < 0
         said_no += not may
     assert without > 500 and said_no > without // 2
 
@@ -324,7 +324,7 @@ def test_no_play_verdicts_hold_on_random_decks(seed):
     cards = _deck(seed)
     kinds = encode_cards(cards)
     deck = [k for k, c in enumerate(cards) for _ in range(c.copies)]
-    res = np.zeros(E.RES_SIZE, np.int64)
+    res = np.zeros(E.RES.SIZE, np.int64)
     said_no = 0
     for _ in range(6):
         rules = replace(RuleOptions(), max_vintage=rng.choice((0, 1, 1, 2, 3)),
@@ -339,7 +339,7 @@ def test_no_play_verdicts_hold_on_random_decks(seed):
             types = rng.randint(1, 7)
             best_symposion_nb(hand, len(hand), kinds, ra, 0, types, res)
             may = G._may_play(bt, hand, np.int64(len(hand)), np.int64(types))
-            assert may or res[E.RES_TYPE] < 0, (seed, rules, hand.tolist(), types)
+            assert may or res[E.RES.TYPE] < 0, (seed, rules, hand.tolist(), types)
             said_no += not may
     assert said_no > 0
 
@@ -371,7 +371,7 @@ def test_packed_wine_words_answer_as_the_rows(seed):
                         wine_hedonistic=rng.choice(((5, None), (2, None), (8, None))))
         bt = np.zeros(G.bound_table_size(len(cards)), np.int64)
         G.bound_table_nb(kinds, encode_rules(rules), bt)
-        assert bt[E.BT_PK] > 0  # the words are there: these caps fit
+        assert bt[E.BT.PK] > 0  # the words are there: these caps fit
         for _ in range(200):
             hand = np.array(rng.sample(deck, rng.randint(1, min(30, len(deck)))), np.int64)
             types = np.int64(rng.randint(1, 7))
@@ -387,7 +387,7 @@ def test_packed_wine_words_answer_as_the_rows_on_base_hands(base, variant):
     """The same on base hands of 1 to 20 cards (its seven Vintage cards often meet in them):
     the packed words' verdict is the rows'."""
     scenario, tb = _table(base, MAY_PLAY_VARIANTS[variant])
-    assert tb.bt[E.BT_PK] > 0
+    assert tb.bt[E.BT.PK] > 0
     rng = np.random.default_rng(23)
     deck = np.repeat(np.arange(len(scenario.cards)), [c.copies for c in scenario.cards])
     verdicts = set()
@@ -403,9 +403,9 @@ def test_packed_wine_words_answer_as_the_rows_on_base_hands(base, variant):
 
 def test_packed_wine_words_are_off_when_a_cap_does_not_fit(base):
     """A window whose low end exceeds what a packed lane may hold (BTP_CAP) leaves the words
-    off (BT_PK 0): _may_play then reads the rows, and answers as they do."""
+    off (BT.PK 0): _may_play then reads the rows, and answers as they do."""
     scenario, tb = _table(base, {"wine_hedonistic": (E.BTP_CAP + 1, None)})
-    assert tb.bt[E.BT_ON] == 1 and tb.bt[E.BT_PK] == 0
+    assert tb.bt[E.BT.ON] == 1 and tb.bt[E.BT.PK] == 0
     index = {c.name: k for k, c in enumerate(scenario.cards)}
     hand = np.array([index[n] for n in ("Dionysus", "Krater", "Grapes", "Komos")], np.int64)
     n = np.int64(len(hand))
@@ -441,18 +441,18 @@ def test_swap_verdict_is_may_play_on_the_new_hand(base, variant):
     scenario, tb = _table(base, MAY_PLAY_VARIANTS[variant])
     rng = np.random.default_rng(31)
     deck = np.repeat(np.arange(len(scenario.cards)), [c.copies for c in scenario.cards])
-    vint = {k for k in range(len(scenario.cards)) if tb.kinds[k, E.CF_VINTAGE]}
+    vint = {k for k in range(len(scenario.cards)) if tb.kinds[k, E.CF.VINTAGE]}
     hands = np.zeros((2, 40), np.int64)
     hn = np.zeros(2, np.int64)
-    memo = np.zeros((2, E.MEMO_SIZE), np.int64)
-    memo[:, E.MEMO_PKVER] = -1
+    memo = np.zeros((2, E.MEMO.SIZE), np.int64)
+    memo[:, E.MEMO.PKVER] = -1
     told = 0
     for i in range(2000):
         if i % 4 == 0:
             hand = np.sort(rng.permutation(deck)[:1 + i % 12])
             hn[1] = len(hand)
             hands[1, :len(hand)] = hand
-            memo[1, E.MEMO_VER] += 1
+            memo[1, E.MEMO.VER] += 1
         w = int(rng.choice(hands[1, :hn[1]]))
         x = int(rng.choice(deck))
         x2 = int(rng.choice(deck)) if i % 3 == 0 else -1
@@ -468,6 +468,6 @@ def test_swap_verdict_is_may_play_on_the_new_hand(base, variant):
             assert verdict == int(want), (hands[1, :hn[1]], w, x, x2, types)
             told += 1
         else:
-            assert tb.bt[E.BT_VMODE] == 1 and {w, x, x2} & vint
-        assert memo[1, E.MEMO_PKVER] == memo[1, E.MEMO_VER] or verdict < 0
+            assert tb.bt[E.BT.VMODE] == 1 and {w, x, x2} & vint
+        assert memo[1, E.MEMO.PKVER] == memo[1, E.MEMO.VER] or verdict < 0
     assert told > 1500

@@ -11,7 +11,7 @@ def test_census_counts_every_symposion_of_the_logs():
     c = census(sc, 25)
     setup = setup_for(sc)
     scores = [e for g in range(25) for e in play_logged(setup, g)[0].tolist()
-              if e[0] == E.EV_SCORE]
+              if e[0] == E.EV.SCORE]
     assert c["symposia"] == len(scores)
     assert sum(v["plays"] for v in c["by_type"].values()) == len(scores)
     mean = sum(v["plays"] * v["mean_score"] for v in c["by_type"].values() if v["plays"])

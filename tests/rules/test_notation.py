@@ -111,7 +111,7 @@ def test_cards_built_in_python_past_the_search_limit_are_refused_when_encoded():
 
 
 def test_kinds_that_behave_alike_share_the_lowest_ones_class(cards):
-    """enums.CF_CLS, worked by hand from the card file: the seven "1W, Container" cards
+    """enums.CF.CLS, worked by hand from the card file: the seven "1W, Container" cards
     (Krater first; the file writes three of them with ";" and four with ",", which read the
     same), the three plain "1W" (Grapes first) and the four "1W or 2E" (Dionysus first) each
     share a class, the lowest kind of it; a card with another flag or option (Wine Jars 2W,
@@ -119,11 +119,11 @@ def test_kinds_that_behave_alike_share_the_lowest_ones_class(cards):
     alike with nothing else."""
     from simsym.model.cards.encode import encode_cards
     from simsym.model.cards.model import CardSet
-    from simsym.core.enums import CF_CLS
+    from simsym.core.enums import CF
 
     table = encode_cards(cards)
     kind = {c.name: k for k, c in enumerate(cards)}
-    cls = {name: table[k, CF_CLS] for name, k in kind.items()}
+    cls = {name: table[k, CF.CLS] for name, k in kind.items()}
     groups = {
         "Krater": ["Krater", "Drinking Horn", "Cantharos", "Rhyton", "Shallow Wine Bowls",
                    "Cylix", "Hydria"],
@@ -138,12 +138,12 @@ def test_kinds_that_behave_alike_share_the_lowest_ones_class(cards):
         assert sum(1 for v in cls.values() if v == kind[name]) == 1, name
     alike = CardSet([parse_notation("A", "2H; HO"), parse_notation("B", "2H", copies=3),
                      parse_notation("C", "2H; HO", copies=2), parse_notation("D", "2H; HO, WC")])
-    assert list(encode_cards(alike)[:, CF_CLS]) == [0, 1, 0, 3]
+    assert list(encode_cards(alike)[:, CF.CLS]) == [0, 1, 0, 3]
 
 
 def test_the_kind_table_rows_start_on_cache_lines(cards):
     """enums' column order assumes each row starts a 64-byte line: the table encode_cards
-    builds does (rows of CF_SIZE = 160 columns, 1,280 bytes), and so does the one the kernels
+    builds does (rows of CF.SIZE = 160 columns, 1,280 bytes), and so does the one the kernels
     get from a Setup unpickled in a worker process, whose arrays numpy allocates anew."""
     import pickle
 
@@ -152,7 +152,7 @@ def test_the_kind_table_rows_start_on_cache_lines(cards):
     from simsym.core import enums as E
     from simsym.model.scenario import load_scenario
 
-    assert E.CF_SIZE * 8 % 64 == 0
+    assert E.CF.SIZE * 8 % 64 == 0
     table = encode_cards(cards)
     assert table.ctypes.data % 64 == 0 and table.flags.c_contiguous
     assert aligned(table) is table
