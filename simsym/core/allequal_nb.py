@@ -205,35 +205,8 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             continue
         # A wine-capable card: its choices.
         r = cards + m * REC
-        ws[r] = k
-        nc = 0
-        has_wineless = kinds[k, CF.WM] != (1 << kinds[k, CF.NOPT]) - 1
-        if vint:
-            if not required:  # left out
-                _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
-                nc += 1
-            if has_wineless:  # played without wine: takes the Vintage slot
-                _choice(ws, r, nc, 0, 0, 1, 0, 0, -3, 1)
-                nc += 1
-        elif has_wineless:  # without wine: one of its wineless options, or left out
-            _choice(ws, r, nc, 0, 0, 0, 0, 0, -3 if required else -2, 1 if required else 0)
-            nc += 1
-        elif not required:
-            _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
-            nc += 1
-        cont = kinds[k, CF.CONTAINER] != 0
-        for o in range(kinds[k, CF.NOPT]):
-            base = CF.OPT + o * OPT.SIZE
-            pw = kinds[k, base + OPT.WINE]
-            sw = kinds[k, base + OPT.WINE_SCORED]
-            if pw <= 0 and sw <= 0:
-                continue
-            cw = sw if wine_scored else pw
-            wb = sw if bonus_scored else pw
-            _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + 2 * wb, wb, o, 1)
-            nc += 1
+        _wine_card_choices(ws, r, kinds, k, required, vint, wine_scored, bonus_scored)
         bwb, bx, bs = _wine_facts(kinds, k, wine_scored, bonus_scored)
-        ws[r + 1] = nc
         wsum += bwb
         asum += bs
         if vint:
@@ -254,7 +227,50 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         gall = gall | _add_card_all(gall, kinds, ws[cards + j * REC], split)
     if not may_beat(gall, floor, maxbonus, asum, wcap):
         return np.int64(-1)
-    # Suffix maxima of the choices' counted wine, non-Container wine and A3.
+    _suffix_maxima(ws, cards, sfx, m)
+    best = _walk(ws, cards, walk, sfx, m, kinds, grid, lo, hi, need, max_vint, split, maxbonus,
+                 floor)
+    return best if best > floor else np.int64(-1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _wine_card_choices(ws, r, kinds, k, required, vint, wine_scored, bonus_scored):
+    """A wine-capable card's record from ws[r]: its kind, its number of choices, then each
+    choice's row (without wine or left out as the card allows, then each wine option)."""
+    ws[r] = k
+    nc = 0
+    has_wineless = kinds[k, CF.WM] != (1 << kinds[k, CF.NOPT]) - 1
+    if vint:
+        if not required:  # left out
+            _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
+            nc += 1
+        if has_wineless:  # played without wine: takes the Vintage slot
+            _choice(ws, r, nc, 0, 0, 1, 0, 0, -3, 1)
+            nc += 1
+    elif has_wineless:  # without wine: one of its wineless options, or left out
+        _choice(ws, r, nc, 0, 0, 0, 0, 0, -3 if required else -2, 1 if required else 0)
+        nc += 1
+    elif not required:
+        _choice(ws, r, nc, 0, 0, 0, 0, 0, -1, 0)
+        nc += 1
+    cont = kinds[k, CF.CONTAINER] != 0
+    for o in range(kinds[k, CF.NOPT]):
+        base = CF.OPT + o * OPT.SIZE
+        pw = kinds[k, base + OPT.WINE]
+        sw = kinds[k, base + OPT.WINE_SCORED]
+        if pw <= 0 and sw <= 0:
+            continue
+        cw = sw if wine_scored else pw
+        wb = sw if bonus_scored else pw
+        _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + 2 * wb, wb, o, 1)
+        nc += 1
+    ws[r + 1] = nc
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _suffix_maxima(ws, cards, sfx, m):
+    """Suffix sums over the m wine-capable cards (records from ws[cards]) of their choices'
+    largest counted wine, non-Container wine and A3 (3 columns a depth, from ws[sfx])."""
     for c in range(3):
         ws[sfx + 3 * m + c] = 0
     for j in range(m - 1, -1, -1):
@@ -270,7 +286,14 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         ws[sfx + 3 * j] = ws[sfx + 3 * j + 3] + bcw
         ws[sfx + 3 * j + 1] = ws[sfx + 3 * j + 4] + bncw
         ws[sfx + 3 * j + 2] = ws[sfx + 3 * j + 5] + ba3
-    # The walk.
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _walk(ws, cards, walk, sfx, m, kinds, grid, lo, hi, need, max_vint, split, maxbonus, floor):
+    """The walk over the wine-capable cards' choices (a row of D_SIZE a depth, from
+    ws[walk]), pruned on the wine window, non-Container wine, Vintage and the score bound:
+    the highest score of an all-equal play above ``floor``, or ``floor``. ``grid``: the
+    (I, H) cells of the wineless cards."""
     best = floor  # only scores above it count
     for c in range(D_SIZE):
         ws[walk + c] = 0
@@ -325,7 +348,7 @@ def all_equal_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
         ws[nxt + D_GRID] = np.int64(g)
         ws[nxt + D_CH] = -1
         d += 1
-    return best if best > floor else np.int64(-1)
+    return best
 
 
 @njit(**INNER)

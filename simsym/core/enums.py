@@ -39,7 +39,7 @@ T_NONE = -1
 TYPE_NAMES = ("intellectual", "social", "hedonistic")
 
 # Columns of the card-kind table (one row a kind). Their order is the search's: a search
-# reads a few columns of each card's row, and a row is 136 columns (17 lines of 64 bytes),
+# reads a few columns of each card's row, and a row is 160 columns (20 lines of 64 bytes),
 # so the columns it reads for every card come first, eight to a line (encode_cards starts
 # the table and so every row on a line), then the options, then the walk states with the
 # Social block on lines of its own, then the columns only the game or the encoding read.

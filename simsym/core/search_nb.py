@@ -717,6 +717,162 @@ def _xc_opt(kinds, k, c):
     return np.int64(-1)
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def _cf_hand(w, hs, n, kinds, req):
+    """_social_cf's look at the hand: the free cards' sums and masks, each optional free
+    class's highest positions (w.xtop), the enumerated cards (w.xst, downwards). Returns
+    (covered, fsum, ftot, nfree, fixmask, fmask, cp, m); covered False (the rest
+    meaningless) when the closed form does not cover the hand."""
+    fsum = np.int64(0)  # every free card's I, H and E items (packed as a state word)
+    ftot = 0  # ... their points
+    nfree = 0
+    fixmask = np.int64(0)  # required free cards (always played)
+    fmask = np.int64(0)  # optional free cards
+    cp = np.int64(0)  # optional free cards per class (8-bit lanes, as enums.CF.XR's counts)
+    m = 0  # enumerated cards (their positions in w.xst, downwards)
+    last = np.int64(-1)
+    for q in range(n - 1, -1, -1):  # downwards: a class's highest positions first (w.xtop)
+        k = hs[U(q)]
+        if k == last:
+            return False, fsum, ftot, nfree, fixmask, fmask, cp, m  # copies of a kind
+        last = k
+        sh = kinds[U(k), CF.SCF]
+        if sh == SCF_NONE:
+            continue
+        bit = np.int64(1) << q
+        if sh == SCF_FREE:
+            f = kinds[U(k), CF.SCF_FREE]
+            fsum += ((f >> 8) & 0xFFFFFFFF) << 32
+            ftot += f >> 40
+            nfree += 1
+            if (req >> q) & 1:
+                fixmask |= bit
+                continue
+            c = f & 0xFF
+            t = ((cp >> (8 * c)) & 0xFF) + 1  # its class's cards so far, this one included
+            if t >= XC_COUNT:
+                return False, fsum, ftot, nfree, fixmask, fmask, cp, m
+            w.xtop[U(c), U(t)] = (w.xtop[U(c), U(t - 1)] if t > 1 else 0) | bit
+            cp += np.int64(1) << (8 * c)
+            fmask |= bit
+        elif sh == SCF_ENUM:
+            w.xst[U(m)] = q
+            m += 1
+        else:
+            return False, fsum, ftot, nfree, fixmask, fmask, cp, m
+    return True, fsum, ftot, nfree, fixmask, fmask, cp, m
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _cf_suffixes(w, hs, kinds, m):
+    """_social_cf's enumerated cards upwards (the walk's depths, w.epos), and their suffix
+    sums of best value (w.rv), largest printed wine (w.rc) and non-Container wine (w.rn)."""
+    w.rv[U(m)] = 0
+    w.rc[U(m)] = 0
+    w.rn[U(m)] = 0
+    for j in range(m - 1, -1, -1):
+        q = w.xst[U(m - 1 - j)]  # (w.xst listed them downwards)
+        w.epos[U(j)] = q
+        k = hs[U(q)]
+        mp = kinds[U(k), CF.SCF_MAXP]
+        w.rv[U(j)] = w.rv[U(j + 1)] + kinds[U(k), CF.SCF_VAL]
+        w.rc[U(j)] = w.rc[U(j + 1)] + mp
+        w.rn[U(j)] = w.rn[U(j + 1)] + (0 if kinds[U(k), CF.CONTAINER] else mp)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _cf_leaf(w, hs, n, kinds, rf, m, lo_w, fsum, ftot, nfree, fixmask, fmask, cp, best):
+    """_social_cf at a leaf of its walk (every enumerated card's state chosen, sums in
+    w.acc[m]): the best play over the exclusion vectors the leaf may use, or ``best``."""
+    acc = w.acc
+    ch = w.ch
+    bch = w.bch
+    maxbonus = rf.maxbonus
+    beq = rf.beq
+    starts = kinds[0, CF.XR_STARTS]
+    ps = acc[U(m), 0]
+    pw = ps & 0xFF
+    if pw < lo_w or (ps >> 16) & 0xFF < rf.need_ncw or (ps >> 24) & 0xFF > rf.max_vint:
+        return best
+    ws_ = (ps >> 8) & 0xFF
+    wb = ws_ if rf.bonus_wine_scored else pw
+    tot = ps + fsum
+    s0 = acc[U(m), 3] + ftot
+    l5 = s0 - ws_ - 2 * wb  # points the all-equal bonus leaves out
+    if l5 < 0 or l5 > maxbonus or s0 - l5 + maxbonus < best.score:
+        l5 = -1
+    if s0 + beq < best.score and l5 < 0:
+        return best
+    nin = acc[U(m), 1] + nfree
+    L = 0
+    lend = beq
+    while True:
+        if L > lend:
+            if lend == beq and l5 > beq:
+                L = l5
+                lend = l5
+            else:
+                break
+        if L != l5 and s0 - L + beq < best.score:
+            # (no play losing L points reaches the all-equal bonus)
+            if l5 > L:
+                L += 1
+                continue
+            break
+        for v in range((starts >> 9 * L) & 511, (starts >> 9 * (L + 1)) & 511):
+            row = v // XR_PER_ROW
+            col = CF.XR + 2 * (v % XR_PER_ROW)
+            w0 = kinds[U(row), U(col)]
+            if ((cp | XC_GUARD) - w0) & XC_GUARD != XC_GUARD:
+                continue  # more cards of some class than the hand has
+            w1 = kinds[U(row), U(col + 1)]
+            t = tot - (w1 & ~np.int64(0xFFFFFFFF))
+            ir = (t >> 32) & 0xFF
+            hr = (t >> 40) & 0xFF
+            b1 = (t >> 48) & 0xFF
+            b2 = (t >> 56) & 0xFF
+            e = ir + hr + b1 + 2 * b2
+            b = 0
+            if e & 1 == 0:
+                x = e // 2 - ir
+                if 0 <= x <= b1 + 2 * b2 and x - 2 * min(b2, x // 2) <= b1:
+                    b = maxbonus if e == 2 * wb else beq
+            if b == 0 and L > 0:
+                continue  # cards left out for no bonus
+            score = s0 - L + b
+            if score < best.score:
+                continue
+            nn = nin - ((w0 >> 56) & 15)
+            if nn == 0 or (score == best.score and nn > best.n):
+                continue  # (no cards: no play, under a window from 0 Wine)
+            xm = np.int64(0)  # the vector's cards: the highest of each class
+            pairs = w1 & 0x3FFFFFFF
+            while pairs:
+                xm |= w.xtop[U(pairs & 7), U((pairs >> 3) & 7)]
+                pairs >>= 6
+            mask = acc[U(m), 2] | fixmask | (fmask & ~xm)
+            cc = 1  # (a higher score or fewer cards: better, as _cmp_play says)
+            if score == best.score and nn == best.n:
+                cc = _cmp_play(hs, n, score, nn, mask, np.int64(2), best)
+            if cc == 0:
+                # An exact tie within the group: the walk's canonical order (as
+                # _walk_order, over these states: left out first, then by option).
+                cc = -1
+                for j in range(m):
+                    if ch[U(j)] != bch[U(j)]:
+                        k = hs[U(w.epos[U(j)])]
+                        if _xc_opt(kinds, k, ch[U(j)]) < _xc_opt(kinds, k, bch[U(j)]):
+                            cc = 1
+                        break
+            if cc < 0:
+                continue
+            best = Best(score, nn, mask, np.int64(2))
+            for j in range(m):
+                bch[U(j)] = ch[U(j)]
+        L += 1
+    return best
+
+
 @njit(**INNER)
 def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
     """The Social group in closed form, for hands whose every Social card has a shape it
@@ -738,63 +894,16 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
     more than its bonus. Plays are compared as _cmp_play and _walk_order do."""
     w, _ = _views(ws)
     hs = w.hs
-    fsum = np.int64(0)  # every free card's I, H and E items (packed as a state word)
-    ftot = 0  # ... their points
-    nfree = 0
-    fixmask = np.int64(0)  # required free cards (always played)
-    fmask = np.int64(0)  # optional free cards
-    cp = np.int64(0)  # optional free cards per class (8-bit lanes, as enums.CF.XR's counts)
-    m = 0
-    last = np.int64(-1)
-    for q in range(n - 1, -1, -1):  # downwards: a class's highest positions first (w.xtop)
-        k = hs[U(q)]
-        if k == last:
-            return best, False  # copies of a kind: the general walk's tie-breaks
-        last = k
-        sh = kinds[U(k), CF.SCF]
-        if sh == SCF_NONE:
-            continue
-        bit = np.int64(1) << q
-        if sh == SCF_FREE:
-            f = kinds[U(k), CF.SCF_FREE]
-            fsum += ((f >> 8) & 0xFFFFFFFF) << 32
-            ftot += f >> 40
-            nfree += 1
-            if (req >> q) & 1:
-                fixmask |= bit
-                continue
-            c = f & 0xFF
-            t = ((cp >> (8 * c)) & 0xFF) + 1  # its class's cards so far, this one included
-            if t >= XC_COUNT:
-                return best, False
-            w.xtop[U(c), U(t)] = (w.xtop[U(c), U(t - 1)] if t > 1 else 0) | bit
-            cp += np.int64(1) << (8 * c)
-            fmask |= bit
-        elif sh == SCF_ENUM:
-            w.xst[U(m)] = q
-            m += 1
-        else:
-            return best, False
+    covered, fsum, ftot, nfree, fixmask, fmask, cp, m = _cf_hand(w, hs, n, kinds, req)
+    if not covered:
+        return best, False
     lo_w = rules[RULE.WINE_LO + T_SOCIAL]
     hi_w = rules[RULE.WINE_HI + T_SOCIAL]
     maxbonus = rf.maxbonus
-    beq = rf.beq
-    # The enumerated cards upwards (the walk's depths); suffix sums of their best value (w.rv),
-    # largest printed wine (w.rc) and non-Container wine (w.rn); the previous alike card (w.sp).
-    w.rv[U(m)] = 0
-    w.rc[U(m)] = 0
-    w.rn[U(m)] = 0
-    for j in range(m - 1, -1, -1):
-        q = w.xst[U(m - 1 - j)]  # (w.xst listed them downwards)
-        w.epos[U(j)] = q
-        k = hs[U(q)]
-        mp = kinds[U(k), CF.SCF_MAXP]
-        w.rv[U(j)] = w.rv[U(j + 1)] + kinds[U(k), CF.SCF_VAL]
-        w.rc[U(j)] = w.rc[U(j + 1)] + mp
-        w.rn[U(j)] = w.rn[U(j + 1)] + (0 if kinds[U(k), CF.CONTAINER] else mp)
+    _cf_suffixes(w, hs, kinds, m)
     if w.rc[0] < lo_w or w.rn[0] < rf.need_ncw or ftot + w.rv[0] + maxbonus < best.score:
         return best, True
-    for j in range(m):
+    for j in range(m):  # each enumerated card's previous alike card (w.sp)
         q = w.epos[U(j)]
         cl = kinds[U(hs[U(q)]), CF.CLS] * 2 + ((req >> q) & 1)
         w.sp[U(j)] = -1
@@ -804,7 +913,6 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
                 w.sp[U(j)] = jj
                 break
     # The walk.
-    starts = kinds[0, CF.XR_STARTS]
     acc = w.acc
     ch = w.ch
     bch = w.bch
@@ -817,86 +925,8 @@ def _social_cf(ws, n, kinds, rules, rf, req, best, mode):
     while d >= 0:
         if d == m:
             d -= 1
-            ps = acc[U(m), 0]
-            pw = ps & 0xFF
-            if pw < lo_w or (ps >> 16) & 0xFF < need_ncw or (ps >> 24) & 0xFF > max_vint:
-                continue
-            ws_ = (ps >> 8) & 0xFF
-            wb = ws_ if rf.bonus_wine_scored else pw
-            tot = ps + fsum
-            s0 = acc[U(m), 3] + ftot
-            l5 = s0 - ws_ - 2 * wb  # points the all-equal bonus leaves out
-            if l5 < 0 or l5 > maxbonus or s0 - l5 + maxbonus < best.score:
-                l5 = -1
-            if s0 + beq < best.score and l5 < 0:
-                continue
-            nin = acc[U(m), 1] + nfree
-            L = 0
-            lend = beq
-            while True:
-                if L > lend:
-                    if lend == beq and l5 > beq:
-                        L = l5
-                        lend = l5
-                    else:
-                        break
-                if L != l5 and s0 - L + beq < best.score:
-                    # (no play losing L points reaches the all-equal bonus)
-                    if l5 > L:
-                        L += 1
-                        continue
-                    break
-                for v in range((starts >> 9 * L) & 511, (starts >> 9 * (L + 1)) & 511):
-                    row = v // XR_PER_ROW
-                    col = CF.XR + 2 * (v % XR_PER_ROW)
-                    w0 = kinds[U(row), U(col)]
-                    if ((cp | XC_GUARD) - w0) & XC_GUARD != XC_GUARD:
-                        continue  # more cards of some class than the hand has
-                    w1 = kinds[U(row), U(col + 1)]
-                    t = tot - (w1 & ~np.int64(0xFFFFFFFF))
-                    ir = (t >> 32) & 0xFF
-                    hr = (t >> 40) & 0xFF
-                    b1 = (t >> 48) & 0xFF
-                    b2 = (t >> 56) & 0xFF
-                    e = ir + hr + b1 + 2 * b2
-                    b = 0
-                    if e & 1 == 0:
-                        x = e // 2 - ir
-                        if 0 <= x <= b1 + 2 * b2 and x - 2 * min(b2, x // 2) <= b1:
-                            b = maxbonus if e == 2 * wb else beq
-                    if b == 0 and L > 0:
-                        continue  # cards left out for no bonus
-                    score = s0 - L + b
-                    if score < best.score:
-                        continue
-                    nn = nin - ((w0 >> 56) & 15)
-                    if nn == 0 or (score == best.score and nn > best.n):
-                        continue  # (no cards: no play, under a window from 0 Wine)
-                    xm = np.int64(0)  # the vector's cards: the highest of each class
-                    pairs = w1 & 0x3FFFFFFF
-                    while pairs:
-                        xm |= w.xtop[U(pairs & 7), U((pairs >> 3) & 7)]
-                        pairs >>= 6
-                    mask = acc[U(m), 2] | fixmask | (fmask & ~xm)
-                    cc = 1  # (a higher score or fewer cards: better, as _cmp_play says)
-                    if score == best.score and nn == best.n:
-                        cc = _cmp_play(hs, n, score, nn, mask, np.int64(2), best)
-                    if cc == 0:
-                        # An exact tie within the group: the walk's canonical order (as
-                        # _walk_order, over these states: left out first, then by option).
-                        cc = -1
-                        for j in range(m):
-                            if ch[U(j)] != bch[U(j)]:
-                                k = hs[U(w.epos[U(j)])]
-                                if _xc_opt(kinds, k, ch[U(j)]) < _xc_opt(kinds, k, bch[U(j)]):
-                                    cc = 1
-                                break
-                    if cc < 0:
-                        continue
-                    best = Best(score, nn, mask, np.int64(2))
-                    for j in range(m):
-                        bch[U(j)] = ch[U(j)]
-                L += 1
+            best = _cf_leaf(w, hs, n, kinds, rf, m, lo_w, fsum, ftot, nfree, fixmask, fmask,
+                            cp, best)
             continue
         q = w.epos[U(d)]
         k = hs[U(q)]
@@ -1222,36 +1252,9 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
                 pmask |= bit
                 np_ += 1
             continue
-        # An enumerated card: its states (each option, then left out unless required).
-        # Leaving it out cannot make the best play when adding it to any legal play keeps
-        # the play legal and adds points: outside Social (whose bonus may want a card
-        # out), with the group's wine ceiling out of reach, for a card with no Vintage and
-        # no requirement of its own whose every usable option is worth something.
-        reqw = kinds[U(k), CF.REQ_WOMEN]
-        reqwine = kinds[U(k), CF.REQ_WINE]
-        if reqw > 0 or reqwine > 0:
+        if kinds[U(k), CF.REQ_WOMEN] > 0 or kinds[U(k), CF.REQ_WINE] > 0:
             has_reqs = True
-        may_out = not required
-        if may_out and not social and w.wx[g] <= hi_w and kinds[U(k), CF.VINTAGE] == 0 \
-                and reqw == 0 and reqwine == 0:
-            may_out = False
-            for o in range(kinds[U(k), CF.NOPT]):
-                if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
-                    may_out = True
-        _option_states(w, m, kinds, k, g, t, woman, may_out, rf)
-        w.epos[U(m)] = q
-        # The previous enumerated card of its behaviour class and requirement (_walk).
-        cl = kinds[U(k), CF.CLS] * 2 + (1 if required else 0)
-        w.ecl[U(m)] = cl
-        prev = np.int64(-1)
-        bucket = np.uint64(1) << U(cl & 63)
-        if seen & bucket:  # some earlier card's class falls in the same bucket
-            for jj in range(m - 1, -1, -1):
-                if w.ecl[U(jj)] == cl:
-                    prev = jj * 2 + (1 if w.hs[U(w.epos[U(jj)])] == k else 0)
-                    break
-        seen |= bucket
-        w.sp[U(m)] = prev
+        seen = _enumerated_card(w, m, q, kinds, k, g, t, woman, required, okm, hi_w, rf, seen)
         m += 1
     # Suffix bounds of the enumerated cards.
     w.rv[U(m)] = 0
@@ -1272,6 +1275,39 @@ def _card_states(ws, n, kinds, rules, rf, req, wmat, g):
                  np.int64(fe12), np.int64(psums & LMASK), np.int64((psums >> LANE) & LMASK),
                  np.int64((psums >> 2 * LANE) & LMASK), np.int64(psums >> 3 * LANE),
                  np.int64(pe12), has_reqs)
+
+
+@njit(cache=True, inline='always')
+def _enumerated_card(w, m, q, kinds, k, g, t, woman, required, okm, hi_w, rf, seen):
+    """Hand position q (kind k) as group g's enumerated card m (_card_states): its states
+    (each option, then left out unless required), its sorted position, and the previous
+    enumerated card of its behaviour class and requirement (_walk). ``seen``: the classes of
+    the cards before it, hashed to 64 bits; returns it with this card's class added.
+
+    Leaving the card out cannot make the best play when adding it to any legal play keeps
+    the play legal and adds points: outside Social (whose bonus may want a card out), with
+    the group's wine ceiling out of reach, for a card with no Vintage and no requirement of
+    its own whose every usable option is worth something."""
+    may_out = not required
+    if may_out and t != T_SOCIAL and w.wx[g] <= hi_w and kinds[U(k), CF.VINTAGE] == 0 \
+            and kinds[U(k), CF.REQ_WOMEN] == 0 and kinds[U(k), CF.REQ_WINE] == 0:
+        may_out = False
+        for o in range(kinds[U(k), CF.NOPT]):
+            if (okm >> o) & 1 and _opt_value(kinds, k, o) <= 0:
+                may_out = True
+    _option_states(w, m, kinds, k, g, t, woman, may_out, rf)
+    w.epos[U(m)] = q
+    cl = kinds[U(k), CF.CLS] * 2 + (1 if required else 0)
+    w.ecl[U(m)] = cl
+    prev = np.int64(-1)
+    bucket = np.uint64(1) << U(cl & 63)
+    if seen & bucket:  # some earlier card's class falls in the same bucket
+        for jj in range(m - 1, -1, -1):
+            if w.ecl[U(jj)] == cl:
+                prev = jj * 2 + (1 if w.hs[U(w.epos[U(jj)])] == k else 0)
+                break
+    w.sp[U(m)] = prev
+    return seen | bucket
 
 
 @njit(cache=True, inline='always')
@@ -1429,6 +1465,44 @@ def _leaf(w, n, grp, p0, p1, best):
 
 
 @njit(cache=True, inline='always')
+def _e_split_reaches(w, kinds, grp, n, xcur, xe12, etot, x, l12, nli):
+    """Whether a Social play of _social_leaf (the leaf's cards, exclusion set ``xcur`` of
+    optional free cards) can give exactly x of its E points (``etot`` in all) to
+    Intellectual when each E item goes whole to one side. ``l12`` (the leaf's enumerated E
+    items counted by size, _e_code) and ``nli`` (those items listed in w.li) are -1 until
+    first needed; returns (reach, l12, nli)."""
+    if l12 < 0:
+        l12 = 0
+        for j in range(grp.m):
+            l12 += _e_code(w.st[U(j), U(w.ch[U(j)]), ST.E])
+    e12 = grp.fe12 + grp.pe12 + l12 - xe12
+    if e12 >> 2 * LANE == 0:
+        # Every E item is 1E or 2E: x (at most their total) is a subset's sum exactly when
+        # there is a 1E or x is even.
+        return (e12 & LMASK) > 0 or x % 2 == 0, l12, nli
+    if etot >= 128:
+        return _has_sum_slow_leaf(w, kinds, grp, xcur, n, x), l12, nli
+    # Every E item of the play, folded into a subset-sum bitset: the fixed free cards', the
+    # kept optional ones', the leaf's.
+    xlo = grp.flo
+    xhi = grp.fhi
+    for j in range(grp.np_):
+        e = w.pe[U(j)]
+        if e and not (xcur >> j) & 1:
+            xlo, xhi = _fold(xlo, xhi, e)
+    if nli < 0:
+        nli = 0
+        for j in range(grp.m):
+            e = w.st[U(j), U(w.ch[U(j)]), ST.E]
+            if e:
+                w.li[U(nli)] = e
+                nli += 1
+    for j in range(nli):
+        xlo, xhi = _fold(xlo, xhi, w.li[U(j)])
+    return _has_sum(xlo, xhi, x), l12, nli
+
+
+@njit(cache=True, inline='always')
 def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
     """A Social leaf (the walk's sums ``p0``..``p2``): the plays it makes with each exclusion
     set of optional free cards, fewest points lost first, each with the bonus it reaches.
@@ -1506,39 +1580,10 @@ def _social_leaf(w, n, kinds, rf, grp, p0, p1, p2, best, nx):
                 cand = maxbonus
             if base_score + cand < best.score:
                 continue
-            if rf.either_split:
-                reach = True
-            else:
-                if l12 < 0:
-                    l12 = 0
-                    for j in range(grp.m):
-                        l12 += _e_code(w.st[U(j), U(w.ch[U(j)]), ST.E])
-                e12 = grp.fe12 + grp.pe12 + l12 - xe12
-                if e12 >> 2 * LANE == 0:
-                    # Every E item is 1E or 2E: x (at most their total) is a subset's sum
-                    # exactly when there is a 1E or x is even.
-                    reach = (e12 & LMASK) > 0 or x % 2 == 0
-                elif etot < 128:
-                    # Every E item of the play, folded into a subset-sum bitset: the fixed
-                    # free cards', the kept optional ones', the leaf's.
-                    xlo = grp.flo
-                    xhi = grp.fhi
-                    for j in range(np_):
-                        e = w.pe[U(j)]
-                        if e and not (xcur >> j) & 1:
-                            xlo, xhi = _fold(xlo, xhi, e)
-                    if nli < 0:
-                        nli = 0
-                        for j in range(grp.m):
-                            e = w.st[U(j), U(w.ch[U(j)]), ST.E]
-                            if e:
-                                w.li[U(nli)] = e
-                                nli += 1
-                    for j in range(nli):
-                        xlo, xhi = _fold(xlo, xhi, w.li[U(j)])
-                    reach = _has_sum(xlo, xhi, x)
-                else:
-                    reach = _has_sum_slow_leaf(w, kinds, grp, xcur, n, x)
+            reach = True
+            if not rf.either_split:
+                reach, l12, nli = _e_split_reaches(w, kinds, grp, n, xcur, xe12, etot, x, l12,
+                                                   nli)
             if reach:
                 bonus = cand
         score = base_score + bonus

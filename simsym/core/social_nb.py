@@ -174,46 +174,11 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
                 if ce > 0:
                     flo, fhi = _fold(flo, fhi, ce)
                 continue
-            for j in range(nk):  # a kind seen before: one more copy
-                q = kl + j * K_SIZE
-                if ws[U(q + K_V)] == v and ws[U(q + K_I)] == ci and ws[U(q + K_H)] == ch \
-                        and ws[U(q + K_E)] == ce:
-                    ws[U(q + K_N)] += 1
-                    break
-            else:
-                q = kl + nk * K_SIZE
-                ws[U(q + K_V)] = v
-                ws[U(q + K_I)] = ci
-                ws[U(q + K_H)] = ch
-                ws[U(q + K_E)] = ce
-                ws[U(q + K_N)] = 1
-                nk += 1
+            nk = _list_kind(ws, kl, nk, v, ci, ch, ce)
             continue
         # A walked card: its choices (its options, then left out unless required: high scores
         # first, so the bounds prune more; only the best score counts, in any order).
-        r = m * REC
-        nc = 0
-        cont = kinds[U(k), U(CF.CONTAINER)] != 0
-        emax = 0
-        for o in range(nopt):
-            base = CF.OPT + o * OPT.SIZE
-            pw = kinds[U(k), U(base + OPT.WINE)]
-            sw = kinds[U(k), U(base + OPT.WINE_SCORED)]
-            ci = kinds[U(k), U(base + OPT.I)]
-            ch = kinds[U(k), U(base + OPT.H)]
-            ce = kinds[U(k), U(base + OPT.E)]
-            emax = max(emax, ce)
-            if pw <= 0 and sw <= 0:
-                pw = 0
-                sw = 0
-            cw = sw if wine_scored else pw
-            wb = sw if bonus_scored else pw
-            _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + ci + ch + ce,
-                    sw + 2 * wb, ci, ch, ce)
-            nc += 1
-        if not required:
-            _choice(ws, r, nc, 0, 0, 0, 0, 0, 0, 0, 0)
-            nc += 1
+        emax = _walked_choices(ws, m * REC, kinds, k, required, vint, wine_scored, bonus_scored)
         bwb, bx, bs = _wine_facts(kinds, k, wine_scored, bonus_scored)
         etot += emax
         wsum += bwb
@@ -224,35 +189,13 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
             xsum += bx
         g = _add_card_all(grid, kinds, k, rf.either_split)
         grid = g if required else grid | g
-        ws[U(r)] = nc
-        cl = kinds[U(k), U(CF.CLS)] * 2 + (1 if required else 0)
-        ws[U(pcl + m)] = cl
-        prev = -1
-        bucket = np.uint64(1) << U(cl & 63)
-        if seen & bucket:  # some earlier card's class falls in the same bucket
-            for jj in range(m - 1, -1, -1):
-                if ws[U(pcl + jj)] == cl:
-                    prev = jj
-                    break
-        seen |= bucket
-        ws[U(prv + m)] = prev
+        seen = _alike(ws, pcl, prv, m, kinds[U(k), U(CF.CLS)] * 2 + (1 if required else 0), seen)
         m += 1
     if m == 0:
         return np.int64(-1)  # no wine: no Social play (the window starts at 1 or more)
     if etot >= E_MAX:
         return np.int64(UNCOVERED)
-    # Suffix maxima of the choices' counted wine, non-Container wine, points and A3.
-    for c in range(SFX):
-        ws[U(sfx + SFX * m + c)] = 0
-    for j in range(m - 1, -1, -1):
-        r = j * REC
-        s = sfx + SFX * j
-        for c in range(SFX):
-            col = C_CW if c == 0 else (C_NCW if c == 1 else (C_V if c == 2 else C_A3))
-            b = 0
-            for x in range(ws[U(r)]):
-                b = max(b, ws[U(r + 1 + x * C_SIZE + col)])
-            ws[U(s + c)] = ws[U(s + SFX + c)] + b
+    _suffix_maxima(ws, sfx, m)
     # An all-equal play scores A3 + maxbonus with A3 = 3 W + scored wine beyond bonus wine
     # (at most asum): unless some (W, W) cell reachable by any play has W large enough to beat
     # the floor, there is none (W beyond the grid: not tested).
@@ -266,6 +209,91 @@ def social_above_ws(hand, n, kinds, rules, required_mask, floor, ws):
     if best == UNCOVERED:
         return np.int64(UNCOVERED)
     return best if best > floor else np.int64(-1)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _list_kind(ws, kl, nk, v, ci, ch, ce):
+    """A wineless card that may be left out, among the nk kinds listed from ws[kl] (K_
+    columns): one more copy of the kind of the same points, I, H and E, or a new kind.
+    Returns the kinds listed."""
+    for j in range(nk):
+        q = kl + j * K_SIZE
+        if ws[U(q + K_V)] == v and ws[U(q + K_I)] == ci and ws[U(q + K_H)] == ch \
+                and ws[U(q + K_E)] == ce:
+            ws[U(q + K_N)] += 1
+            return nk
+    q = kl + nk * K_SIZE
+    ws[U(q + K_V)] = v
+    ws[U(q + K_I)] = ci
+    ws[U(q + K_H)] = ch
+    ws[U(q + K_E)] = ce
+    ws[U(q + K_N)] = 1
+    return nk + 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _walked_choices(ws, r, kinds, k, required, vint, wine_scored, bonus_scored):
+    """A walked card's record from ws[r]: how many choices, then each choice's row (its
+    options, then left out unless required: high scores first, so the bounds prune more;
+    only the best score counts, in any order). Returns its options' largest E."""
+    nc = 0
+    cont = kinds[U(k), U(CF.CONTAINER)] != 0
+    emax = 0
+    for o in range(kinds[U(k), U(CF.NOPT)]):
+        base = CF.OPT + o * OPT.SIZE
+        pw = kinds[U(k), U(base + OPT.WINE)]
+        sw = kinds[U(k), U(base + OPT.WINE_SCORED)]
+        ci = kinds[U(k), U(base + OPT.I)]
+        ch = kinds[U(k), U(base + OPT.H)]
+        ce = kinds[U(k), U(base + OPT.E)]
+        emax = max(emax, ce)
+        if pw <= 0 and sw <= 0:
+            pw = 0
+            sw = 0
+        cw = sw if wine_scored else pw
+        wb = sw if bonus_scored else pw
+        _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + ci + ch + ce,
+                sw + 2 * wb, ci, ch, ce)
+        nc += 1
+    if not required:
+        _choice(ws, r, nc, 0, 0, 0, 0, 0, 0, 0, 0)
+        nc += 1
+    ws[U(r)] = nc
+    return emax
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _alike(ws, pcl, prv, m, cl, seen):
+    """Walked card m's class ``cl`` (behaviour class x 2 + 1 if required) into ws[pcl + m],
+    and the previous walked card of that class into ws[prv + m] (-1: none). ``seen``: the
+    earlier cards' classes, hashed to 64 bits; returns it with this class added."""
+    ws[U(pcl + m)] = cl
+    prev = -1
+    bucket = np.uint64(1) << U(cl & 63)
+    if seen & bucket:  # some earlier card's class falls in the same bucket
+        for jj in range(m - 1, -1, -1):
+            if ws[U(pcl + jj)] == cl:
+                prev = jj
+                break
+    ws[U(prv + m)] = prev
+    return seen | bucket
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _suffix_maxima(ws, sfx, m):
+    """Suffix sums over the m walked cards of their choices' largest counted wine,
+    non-Container wine, points and A3 (SFX columns a depth, from ws[sfx])."""
+    for c in range(SFX):
+        ws[U(sfx + SFX * m + c)] = 0
+    for j in range(m - 1, -1, -1):
+        r = j * REC
+        s = sfx + SFX * j
+        for c in range(SFX):
+            col = C_CW if c == 0 else (C_NCW if c == 1 else (C_V if c == 2 else C_A3))
+            b = 0
+            for x in range(ws[U(r)]):
+                b = max(b, ws[U(r + 1 + x * C_SIZE + col)])
+            ws[U(s + c)] = ws[U(s + SFX + c)] + b
 
 
 @njit(**INNER)
