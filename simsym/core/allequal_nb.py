@@ -44,7 +44,7 @@ from numba import njit
 
 from simsym.core.enums import CF, MAX_OPTIONS, OPT, RULE, T_SOCIAL
 from simsym.core.options import INNER, PY_ENTRY
-from simsym.core.search_nb import _rule_facts
+from simsym.core.search_nb import U, _rule_facts
 
 G_SOCIAL = 2  # the Social search group (its bit in the card table's CF.AL columns)
 W_MAX = 6  # the largest W the grid holds: I and H 0..6, a byte a value of I
@@ -255,13 +255,9 @@ def _wine_card_choices(ws, r, kinds, k, required, vint, wine_scored, bonus_score
         nc += 1
     cont = kinds[k, CF.CONTAINER] != 0
     for o in range(kinds[k, CF.NOPT]):
-        base = CF.OPT + o * OPT.SIZE
-        pw = kinds[k, base + OPT.WINE]
-        sw = kinds[k, base + OPT.WINE_SCORED]
-        if pw <= 0 and sw <= 0:
+        wine, sw, cw, wb = option_wine(kinds, k, o, wine_scored, bonus_scored)
+        if not wine:
             continue
-        cw = sw if wine_scored else pw
-        wb = sw if bonus_scored else pw
         _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + 2 * wb, wb, o, 1)
         nc += 1
     ws[r + 1] = nc
@@ -377,6 +373,18 @@ AEP_ASUM = 4  # scored wine beyond bonus wine, every card's largest
 AEP_SIZE = 5
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def option_wine(kinds, k, o, wine_scored, bonus_scored):
+    """Option o of card kind k's wine as the rules count it: (whether it has any, its scored
+    wine, its counted wine (for the window), its bonus wine), the three 0 when it has none."""
+    base = CF.OPT + o * OPT.SIZE
+    pw = kinds[U(k), U(base + OPT.WINE)]
+    sw = kinds[U(k), U(base + OPT.WINE_SCORED)]
+    if pw <= 0 and sw <= 0:
+        return False, np.int64(0), np.int64(0), np.int64(0)
+    return (True, sw, sw if wine_scored else pw, sw if bonus_scored else pw)
+
+
 @njit(**INNER)
 def _wine_facts(kinds, k, wine_scored, bonus_scored):
     """Over the wine options of card kind k: the largest bonus wine, the largest bonus wine
@@ -385,13 +393,9 @@ def _wine_facts(kinds, k, wine_scored, bonus_scored):
     bx = 0
     bs = 0
     for o in range(kinds[k, CF.NOPT]):
-        base = CF.OPT + o * OPT.SIZE
-        pw = kinds[k, base + OPT.WINE]
-        sw = kinds[k, base + OPT.WINE_SCORED]
-        if pw <= 0 and sw <= 0:
+        wine, sw, cw, wb = option_wine(kinds, k, o, wine_scored, bonus_scored)
+        if not wine:
             continue
-        cw = sw if wine_scored else pw
-        wb = sw if bonus_scored else pw
         bwb = max(bwb, wb)
         bx = max(bx, wb - cw)
         bs = max(bs, sw - wb)

@@ -44,7 +44,7 @@ from numba import njit
 
 from simsym.core.enums import CF, MAX_OPTIONS, OPT, RULE, T_SOCIAL
 from simsym.core.allequal_nb import (
-    UNCOVERED, W_MAX, _add, _add_card_all, _wine_facts, may_beat, social_card,
+    UNCOVERED, W_MAX, _add, _add_card_all, _wine_facts, may_beat, option_wine, social_card,
 )
 from simsym.core.options import INNER, PY_ENTRY
 from simsym.core.search_nb import U, _fold, _has_sum, _rule_facts
@@ -241,17 +241,11 @@ def _walked_choices(ws, r, kinds, k, required, vint, wine_scored, bonus_scored):
     emax = 0
     for o in range(kinds[U(k), U(CF.NOPT)]):
         base = CF.OPT + o * OPT.SIZE
-        pw = kinds[U(k), U(base + OPT.WINE)]
-        sw = kinds[U(k), U(base + OPT.WINE_SCORED)]
+        _, sw, cw, wb = option_wine(kinds, k, o, wine_scored, bonus_scored)
         ci = kinds[U(k), U(base + OPT.I)]
         ch = kinds[U(k), U(base + OPT.H)]
         ce = kinds[U(k), U(base + OPT.E)]
         emax = max(emax, ce)
-        if pw <= 0 and sw <= 0:
-            pw = 0
-            sw = 0
-        cw = sw if wine_scored else pw
-        wb = sw if bonus_scored else pw
         _choice(ws, r, nc, cw, 0 if cont else cw, 1 if vint else 0, sw + ci + ch + ce,
                 sw + 2 * wb, ci, ch, ce)
         nc += 1
