@@ -16,8 +16,12 @@ Metrics (each rate with a 95% Wilson interval, NaN when its denominator is 0):
 - ``dead_rate`` held_unplayed_n / held_n (held but never played; 1 - play_rate).
 - ``*_fs``   a win rate divided by the fair share 1/players (1.0 = an average player), so
   tables of different player counts compare.
-- ``*_mark`` '+' / '-' where the 95% interval lies wholly above / below the table's average
-  (see :func:`card_averages`), '' where it does not exclude it.
+- ``strength`` = iwd - the table's average IWD, with ``strength_lo``/``strength_hi``: card
+  strength in the one frame every report uses, and ``verdict`` ('strong'/'weak'/''), the
+  Holm-corrected test of every card of the table against its average
+  (:func:`simsym.analysis.balance.strength_columns`); ``iwd_mark`` is '+'/'-' exactly there.
+- ``*_mark`` of the other rates: '+' / '-' where the 95% interval lies wholly above / below
+  the table's average (see :func:`card_averages`), '' where it does not exclude it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from simsym.analysis import stats
+from simsym.analysis.balance import strength_columns
 
 ALL = "all"  # the strategy label of rows pooled over every strategy
 
@@ -102,8 +107,12 @@ def strength_table(counts: pd.DataFrame, players: int) -> pd.DataFrame:
         df[f"{name}_fs"] = df[name] * players
     d, lo, hi = stats.newcombe_diff(df["held_wins"], df["held_n"], df["gns_wins"], df["gns_n"])
     df["iwd"], df["iwd_lo"], df["iwd_hi"] = d, lo, hi
-    df["iwd_mark"] = stats.marker(lo, hi, ref["iwd"].to_numpy())
     df["mean_points"] = stats.rate(df["points_when_played"], df["played"])
+    parts = [strength_columns(g, avg.at[label, "iwd"])
+             for label, g in df.groupby("strategy", sort=False)]
+    df = pd.concat(parts).loc[df.index] if parts else df
+    df["iwd_mark"] = np.where(df["verdict"] == "strong", "+",
+                              np.where(df["verdict"] == "weak", "-", ""))
     return df
 
 
@@ -125,20 +134,11 @@ def card_strength(cards: pd.DataFrame, players: int, by_strategy: bool = False) 
 
 
 def iwd_verdicts(strength: pd.DataFrame, average: float) -> pd.DataFrame:
-    """Each card's IWD against the table's average, with Holm's correction for testing every
-    card (the stance of `simsym compare`), from the card table's own intervals.
-
-    ``strength``: rows of :func:`strength_table` / :func:`card_strength` (one table);
-    ``average``: the table's average IWD (:func:`card_averages`). Adds ``iwd_p`` (the p-value
-    of the card's Newcombe interval against the average, :func:`stats.newcombe_p`: below 0.05
-    exactly where ``iwd_mark`` is set), ``iwd_p_holm`` and ``iwd_verdict``: 'strong' or
-    'weak' where the Holm-adjusted p is below 0.05 on that side, '' within noise.
-    """
-    df = strength.copy()
-    df["iwd_p"] = stats.newcombe_p(df["held_wins"], df["held_n"], df["gns_wins"],
-                                   df["gns_n"], average)
-    df["iwd_p_holm"] = stats.holm(df["iwd_p"].to_numpy())
-    beyond = df["iwd_p_holm"].to_numpy() < stats.ALPHA
-    df["iwd_verdict"] = np.where(beyond & (df["iwd"] > average), "strong",
-                                 np.where(beyond & (df["iwd"] < average), "weak", ""))
+    """Each card's IWD against the table's average under the one rule (Holm over every card):
+    the rows of :func:`strength_table` / :func:`card_strength` (one table) with ``iwd_p``,
+    ``iwd_p_holm`` and ``iwd_verdict`` ('strong', 'weak' or '' within noise) named for the
+    IWD they test."""
+    df = strength_columns(strength, average)
+    df["iwd_p"], df["iwd_p_holm"], df["iwd_verdict"] = (df["strength_p"], df["strength_p_holm"],
+                                                        df["verdict"])
     return df

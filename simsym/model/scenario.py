@@ -27,7 +27,13 @@ REPO_ROOT = packaged.CHECKOUT_SCENARIOS.parent  # a checkout's root; site-packag
 BASE_SCENARIO = packaged.data_dir() / "base.yaml"
 
 TOP_KEYS = ("name", "description", "extends", "cards", "rules", "players", "strategies",
-            "judges", "seating", "games", "seed", "sweep", "ladder", "tune", "train")
+            "judges", "seating", "games", "seed", "balance", "sweep", "ladder", "tune", "train")
+# `balance:` the criteria every report answers "Balanced?" by, in percentage points
+# (simsym.analysis.balance): every card's strength within card_band of the table's average,
+# the best seat's win share within seat_band of the worst's.
+BALANCE_KEYS = ("card_band", "seat_band")
+BALANCE_DEFAULT = 3.0
+BALANCE_MAX = 50.0
 CARD_KEYS = ("file", "overrides", "add", "remove")
 LADDER_KEYS = ("strategies",)
 MAX_EXTENDS_DEPTH = 32
@@ -65,6 +71,8 @@ class Scenario:
     judged_by: str | None = None  # the role of the table this scenario is (see judge())
     # the scenario file and the files it extends, nearest first (as loaded)
     files: tuple = ()
+    # `balance:` as written, in pp ({"card_band": 3.0, "seat_band": 3.0}); None: the defaults
+    balance: dict | None = None
 
     def judge(self, role: str | None = None) -> "Scenario":
         """This scenario as the mirror table of one judge (``role`` "fast" or "strong",
@@ -283,13 +291,49 @@ def load_scenario(path: str | Path) -> Scenario:
                   else _strategies(data, where, players, seating, problems))
     sweep = _sweep(data, where, problems)
     ladder = _ladder(data, where, problems)
+    balance = _balance(data, where, problems)
     problems.raise_if_any()
     return Scenario(name=name.strip(), path=given if packaged.is_packaged(given) else file,
                     cards=cards, rules=rules, players=players,
                     games=games, seed=seed, seating=seating, strategies=strategies,
                     description=description, raw=data, sweep=sweep, ladder=ladder,
                     judges=judges if judges and len(judges) == len(JUDGE_ROLES) else None,
-                    files=tuple(files))
+                    files=tuple(files), balance=balance)
+
+
+def _balance(data, where, problems: Problems) -> dict | None:
+    """`balance:` checked: each band a number of percentage points above 0 (``3``, ``2.5``
+    or ``"3pp"``); the bands it leaves out take the default. None without the key."""
+    if "balance" not in data:
+        return None
+    raw = data["balance"]
+    file, line = where("balance"), line_of(data, "balance")
+    if not isinstance(raw, dict):
+        problems.add(InputError(f"expected a mapping of the balance criteria, found {_a(raw)}; "
+                                "allowed: e.g. {card_band: 3pp, seat_band: 3pp}", file, line,
+                                "balance"))
+        return None
+    _unknown_keys(raw, BALANCE_KEYS, file, line, "balance", problems)
+    out = {}
+    for k in BALANCE_KEYS:
+        if k not in raw:
+            out[k] = BALANCE_DEFAULT
+            continue
+        v = raw[k]
+        text = v.strip().removesuffix("pp").strip() if isinstance(v, str) else None
+        try:
+            num = float(text) if text is not None else (
+                float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+        except ValueError:
+            num = None
+        if num is None or not 0 < num <= BALANCE_MAX:
+            problems.add(InputError(
+                f"expected percentage points above 0 and at most {BALANCE_MAX:g}, found "
+                f"{show(v)}; allowed: a number such as 3 or 2.5, or 3pp", file_of(raw, k, file),
+                line_of(raw, k, line), f"balance.{k}"))
+            continue
+        out[k] = num
+    return out
 
 
 def _deck_site(data, file):

@@ -13,6 +13,7 @@ from simsym.run.output import atomic_write_text
 
 REPORT = "report.md"
 CARDS_CSV = "cards_strength.csv"
+BALANCE_JSON = "balance.json"  # "Balanced?" under each table, every difference in pp
 CSV_DIGITS = 6
 
 
@@ -37,13 +38,14 @@ def draw(d: ReportData, out: Path) -> dict:
             out / "strategies.png").name
     images["cards"] = plots.iwd_plot(
         d.cards, float(d.cards_average["iwd"]),
-        f"{name}: card strength (IWD), all strategies", out / "cards-iwd.png").name
+        f"{name}: card strength, all strategies", out / "cards-iwd.png",
+        band=d.balance.criteria.card_band if d.balance else None).name
     if d.by_strategy is not None:
         images["cards_by_strategy"] = []
         for i, (label, avg) in enumerate(d.by_strategy_average.iterrows()):
             g = d.by_strategy[d.by_strategy["strategy"] == label]
             images["cards_by_strategy"].append(plots.iwd_plot(
-                g, float(avg["iwd"]), f"{name}: card strength (IWD), {label}",
+                g, float(avg["iwd"]), f"{name}: card strength, {label}",
                 out / f"cards-iwd-strategy-{i}.png").name)
     if d.scores is not None:
         images["scores"] = plots.score_plot(
@@ -67,15 +69,25 @@ def build_report(run_dir: Path) -> Path:
     images = draw(d, run_dir)
     atomic_write_text(run_dir / CARDS_CSV, cards_csv(d))
     path = run_dir / REPORT
-    atomic_write_text(path, render(d, images, _judged_opening(run_dir, d)))
+    opening, balanced, answers = _judged_opening(run_dir, d) or (None, None, [d.balance])
+    atomic_write_text(run_dir / BALANCE_JSON, balance_json(answers))
+    atomic_write_text(path, render(d, images, opening, balanced))
     return path  # report.md last: its presence means the report is whole
 
 
-def _judged_opening(run_dir: Path, d: ReportData) -> str | None:
-    """A judged run's opening (both tables' verdicts), drawing its plot; None otherwise."""
+def balance_json(answers: list) -> str:
+    """balance.json: "Balanced?" under each table (simsym.analysis.balance.Balance.as_dict)."""
     import json
 
-    from simsym.report.judges import opening
+    return json.dumps({"units": "pp", "tables": [b.as_dict() for b in answers]}, indent=1) + "\n"
+
+
+def _judged_opening(run_dir: Path, d: ReportData) -> tuple[str, str, list] | None:
+    """A judged run's opening (both tables' verdicts), its "Balanced?" under both tables and
+    the two answers, drawing its plot; None otherwise."""
+    import json
+
+    from simsym.report.judges import judged_balanced, opening
     from simsym.run.judged import FAST_DIR, JUDGES_JSON
 
     if not (run_dir / JUDGES_JSON).exists():
@@ -85,4 +97,4 @@ def _judged_opening(run_dir: Path, d: ReportData) -> str | None:
     j = json.loads((run_dir / JUDGES_JSON).read_text(encoding="utf-8"))
     plots.judges_seats_plot(j["tables"], f"{d.summary['scenario']}: win share per seat, both "
                             f"tables ({j['games']:,} games each)", run_dir / "judges-seats.png")
-    return opening(run_dir, d.cards, fast.cards)
+    return (opening(run_dir, d.cards, fast.cards), *judged_balanced(j, d, fast))

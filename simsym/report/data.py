@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from simsym.model import packaged
+from simsym.analysis.balance import Balance, Criteria, judge_balance
 from simsym.analysis.cards import card_averages, card_strength, pooled_counts
 from simsym.analysis.degenerate import degenerate_findings
 from simsym.analysis.distributions import length_distribution, score_distribution
@@ -35,6 +36,7 @@ class ReportData:
     # compensation.json of `simsym run --verify-compensation`
     compensation_check: dict | None = None
     census: dict | None = None  # census.json: the Symposia of the first games, broken down
+    balance: Balance | None = None  # "Balanced?" for this table (simsym.analysis.balance)
 
     @property
     def summary(self) -> dict:
@@ -107,6 +109,7 @@ def gather(run_dir: Path) -> ReportData:
         from simsym.analysis.census import census_findings
 
         findings = census_findings(census) + findings
+    check = _read_json(Path(run_dir) / "compensation.json")
     return ReportData(
         run=run, seats=seat_table(s), strategies=strategy_table(s),
         equality=seat_equality_test(s), compensation=compensation(s),
@@ -115,8 +118,30 @@ def gather(run_dir: Path) -> ReportData:
         scores=score_distribution(totals) if totals and "score_hist" in totals else None,
         lengths=length_distribution(totals) if totals and "length_hist" in totals else None,
         command=reproduce_command(run),
-        compensation_check=_read_json(Path(run_dir) / "compensation.json"),
-        census=census)
+        compensation_check=check, census=census,
+        balance=table_balance(table_label(s), s, cards, float(avg["iwd"]), check))
+
+
+def table_label(summary: dict) -> str:
+    """A table named by its strategies: "learned", "greedy", "greedy and patient"."""
+    labels = [st["strategy"] for st in summary["strategies"]]
+    return labels[0] if len(labels) == 1 else " and ".join([", ".join(labels[:-1]),
+                                                            labels[-1]])
+
+
+def table_balance(label: str, summary: dict, cards: pd.DataFrame, average: float,
+                  check: dict | None) -> Balance:
+    """"Balanced?" for one table: its cards, and its seats as played or, where a
+    compensation was verified on fresh deals (``check``: compensation.json), as that
+    compensation left them."""
+    criteria = Criteria.from_pp(summary.get("balance"))
+    if check:
+        rates = [x["win_rate"] for x in check["seats_after"]]
+        return judge_balance(label, cards, average, rates, int(check["games"]), criteria,
+                             check["suggested"], verified=True)
+    rates = [x["wins"] / x["games"] for x in summary["seats"]]
+    comp = summary.get("rules", {}).get("seat_compensation") or None
+    return judge_balance(label, cards, average, rates, int(summary["games"]), criteria, comp)
 
 
 def _read_json(path: Path) -> dict | None:

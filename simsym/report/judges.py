@@ -10,12 +10,14 @@ table of one strong and the rest fast players, a measure of how much the game re
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from simsym.report.markdown import _ci, _pct, _pp, _table
+from simsym.analysis.balance import fmt_pp, seat_spread, spread_words
+from simsym.report.data import ReportData, table_balance
+from simsym.report.markdown import _ci, _pct, _table, balanced_section, card_counts
 
 TOP = 5  # cards named on each side where the tables agree
 LISTED = 8  # cards named in each list of disagreements
@@ -29,37 +31,38 @@ def _names(df: pd.DataFrame) -> str:
 
 def _cards_text(fast: pd.DataFrame, strong: pd.DataFrame, labels: dict) -> list[str]:
     both = strong.merge(fast, on="card", suffixes=("_s", "_f")).set_index("card")
-    # each card's IWD against its own table's average (the average the marks are against)
-    for t, df in (("s", strong), ("f", fast)):
-        both[f"dev_{t}"] = both[f"iwd_{t}"] - np.nanmean(df["iwd"].to_numpy(dtype=float))
-    up = both[(both["iwd_mark_s"] == "+") & (both["iwd_mark_f"] == "+")]
-    down = both[(both["iwd_mark_s"] == "-") & (both["iwd_mark_f"] == "-")]
-    up = up.sort_values("dev_s", ascending=False, kind="mergesort")
-    down = down.sort_values("dev_s", kind="mergesort")
+    up = both[(both["verdict_s"] == "strong") & (both["verdict_f"] == "strong")]
+    down = both[(both["verdict_s"] == "weak") & (both["verdict_f"] == "weak")]
+    up = up.sort_values("strength_s", ascending=False, kind="mergesort")
+    down = down.sort_values("strength_s", kind="mergesort")
 
     def listed(df):
-        return ", ".join(f"{c} ({_pp(r['dev_s'])} pp strong, {_pp(r['dev_f'])} pp fast)"
-                         for c, r in df.head(TOP).iterrows()) or "none"
+        return "; ".join(
+            f"{c} {fmt_pp(r['strength_s'], r['strength_lo_s'], r['strength_hi_s'])} strong "
+            f"table, {fmt_pp(r['strength_f'], r['strength_lo_f'], r['strength_hi_f'])} fast"
+            for c, r in df.head(TOP).iterrows()) or "none"
 
-    lines = [f"**Cards, where both tables agree** (IWD minus each table's average, beyond "
-             f"noise under both): strong: {listed(up)}; weak: {listed(down)} ({len(up)} strong and "
-             f"{len(down)} weak in all, of {len(both)} cards)."]
+    lines = [f"**Cards, where both tables agree** ([strength](#glossary): IWD minus each "
+             f"table's average, beyond noise under both): strong: {listed(up)}. Weak: "
+             f"{listed(down)}. The tables agree on {len(up)} strong and {len(down)} weak cards; "
+             f"the strong table alone finds {card_counts(strong)}."]
     fl, sl = labels["fast"], labels["strong"]
     flips = []
-    for mark, other, word, rev in (("+", "-", "strong", "weak"), ("-", "+", "weak", "strong")):
-        turned = both[(both["iwd_mark_f"] == mark) & (both["iwd_mark_s"] == other)]
+    for mark, other, word, rev in (("strong", "weak", "strong", "weak"),
+                                   ("weak", "strong", "weak", "strong")):
+        turned = both[(both["verdict_f"] == mark) & (both["verdict_s"] == other)]
         if len(turned):
             flips.append(f"{word} for {fl} players but {rev} for {sl} players: "
                          f"{_names(turned.reset_index())}")
-    for mark, word in (("+", "strong"), ("-", "weak")):
-        only_f = both[(both["iwd_mark_f"] == mark) & (both["iwd_mark_s"] == "")]
-        only_s = both[(both["iwd_mark_s"] == mark) & (both["iwd_mark_f"] == "")]
+    for word in ("strong", "weak"):
+        only_f = both[(both["verdict_f"] == word) & (both["verdict_s"] == "")]
+        only_s = both[(both["verdict_s"] == word) & (both["verdict_f"] == "")]
         if len(only_f):
             flips.append(f"{word} only for {fl} players: {_names(only_f.reset_index())}")
         if len(only_s):
             flips.append(f"{word} only for {sl} players: {_names(only_s.reset_index())}")
     lines.append("**Cards the tables disagree on** (trust the strong table's verdict; every "
-                 "card of both tables in cards.csv and fast/cards.csv): "
+                 "card of both tables in cards_strength.csv and fast/cards_strength.csv): "
                  + ("; ".join(flips) if flips else "none") + ".")
     return lines
 
@@ -91,6 +94,36 @@ def _seats_table(j: dict) -> str:
     return _table(header, rows)
 
 
+def _spread(seats: list[dict], games: int) -> str:
+    return spread_words(seat_spread([x["win_rate"] for x in seats], int(games)))
+
+
+def _after(check: dict) -> str:
+    """The spread a compensation check left, with its interval."""
+    return _spread(check["seats_after"], check["games"])
+
+
+def judged_balanced(j: dict, strong: ReportData, fast: ReportData) -> tuple[str, list]:
+    """"Balanced?" under both tables: the strong table with the compensation verified under
+    it, and the fast table with that same compensation (what the game ships with), its own
+    compensation named beside. Returns the section and the two answers."""
+    t = j["tables"]
+    sb = replace(strong.balance, judge=f"strong ({t['strong']['strategy']})")
+    comp = j.get("compensation") or {}
+    fb = table_balance(f"fast ({t['fast']['strategy']})", fast.summary, fast.cards,
+                       float(fast.cards_average["iwd"]), comp.get("strong_under_fast"))
+    notes = []
+    if comp:
+        cf = comp["fast"]
+        notes.append(f"The strong table's compensation `{comp['strong']['suggested']}` is "
+                     f"the one both answers use; the fast table alone would want "
+                     f"`{cf['suggested']}` ({_after(cf)} there).")
+    else:
+        notes.append("Seats as played: no compensation was verified in this run (`simsym run "
+                     "--verify-compensation` verifies one under both tables).")
+    return balanced_section([sb, fb], notes), [sb, fb]
+
+
 def _first_estimate(first: dict | None) -> str:
     """How the printed compensation was found, when it refines the mean-score estimate."""
     if not first:
@@ -109,19 +142,20 @@ def opening(run_dir: Path, strong_cards: pd.DataFrame, fast_cards: pd.DataFrame)
     labels = {role: t[role]["strategy"] for role in ("fast", "strong")}
     n = len(t["strong"]["seats"])
     fair = j["skill"]["fair_share"]
+    spreads = {role: _spread(t[role]["seats"], j["games"]) for role in ("strong", "fast")}
     seats = (f"**Seats:** the best seat's win share minus the worst's is "
-             f"{_pct(t['strong']['gap'])} pp under the strong table ({labels['strong']}) and "
-             f"{_pct(t['fast']['gap'])} pp under the fast table ({labels['fast']}), against a "
+             f"{spreads['strong']} under the strong table ({labels['strong']}) and "
+             f"{spreads['fast']} under the fast table ({labels['fast']}), against a "
              f"fair share of {_pct(fair)}% each.")
     comp = j.get("compensation")
     if comp:
         cs, cx, cf = comp["strong"], comp["strong_under_fast"], comp["fast"]
         comp_text = (f"**Compensation:** start the seats at `{cs['suggested']}` points (seat 0 "
                      f"first). Verified on {cs['games']:,} fresh deals (seed {cs['seed']}), it "
-                     f"takes the strong table's spread from {_pct(cs['gap_before'])} to "
-                     f"{_pct(cs['gap_after'])} pp and leaves the fast table's at "
-                     f"{_pct(cx['gap_after'])} pp (the fast table alone would want "
-                     f"`{cf['suggested']}`: {_pct(cf['gap_after'])} pp there)."
+                     f"takes the strong table's spread from {_pct(cs['gap_before'])} pp to "
+                     f"{_after(cs)} and leaves the fast table's at "
+                     f"{_after(cx)} (the fast table alone would want "
+                     f"`{cf['suggested']}`: {_after(cf)} there)."
                      + _first_estimate(comp.get("strong_first")))
     else:
         comp_text = ("**Compensation:** not verified in this run (`simsym run "

@@ -10,6 +10,7 @@ import math
 
 import pandas as pd
 
+from simsym.analysis.balance import Balance, balance_lines, fmt_pp, seat_spread, spread_words
 from simsym.model.rules import RuleOptions
 from simsym.report.data import ReportData
 
@@ -55,6 +56,49 @@ def _table(header: list[str], rows: list[list[str]], align: str | None = None) -
     return "\n".join(lines)
 
 
+# --- balanced? and the words every report uses --------------------------------------------
+
+GLOSSARY_ANCHOR = "#glossary"
+GLOSSARY = """\
+## Glossary
+
+- **pp**: percentage points, the unit of every difference of two shares (25.0% to 27.5% is
+  +2.5 pp).
+- **Card strength**: a card's IWD minus the table's average IWD, in pp, with its 95% interval:
+  the one number a card is judged by. Raw IWD is above zero for nearly every card (a player who
+  sees more cards wins more), so a card is strong or weak only against the average.
+- **IWD** (improvement when drawn): GIH WR minus GNS WR, in pp. **GIH WR**: the win share of
+  the players who held the card at some point; **OH WR**: dealt it in the opening hand;
+  **GD WR**: drew it later; **GNS WR**: never held it.
+- **Win share**: wins counted with ties split (a tie of k players gives each 1/k); the fair
+  share is 1 / players.
+- **Paired**: two scenarios played on the same deals, so the luck of the deal cancels in
+  their difference; its interval comes from the spread of that difference over batches of
+  games.
+- **Holm**: the correction for testing many things at once. **A real change** (or a card
+  strong or weak beyond noise) is one whose Holm-adjusted p-value, over everything the report
+  tests, is below 0.05; an interval that excludes 0 without that is not told apart from noise
+  once every test is counted.
+- **Balanced**: every card's strength within the card band of the table's average, and the
+  best seat's win share within the seat band of the worst's (3 pp each unless the scenario's
+  `balance:` says otherwise); *not decided* where an estimate is outside a band but within
+  noise of its edge."""
+
+
+def balanced_section(balances: list[Balance], notes: list[str] = ()) -> str:
+    """The report's first section: "Balanced?" under each table, criterion by criterion."""
+    c = balances[0].criteria
+    intro = (f"Criteria (the scenario's `balance:`): every card within ±{c.card_band * 100:g} "
+             f"pp of the table's average, and seats within {c.seat_band * 100:g} pp; "
+             f"\"beyond noise\" is the one rule of the [glossary]({GLOSSARY_ANCHOR}).")
+    parts = ["## Balanced?", intro]
+    for b in balances:
+        lines = balance_lines(b)
+        parts.append(f"- {lines[0]}\n" + "\n".join(f"  - {x}" for x in lines[1:]))
+    parts += [f"- {n}" for n in notes]
+    return "\n\n".join(parts)
+
+
 # --- verdict ---------------------------------------------------------------------------------
 
 def _p_text(p: float) -> str:
@@ -66,14 +110,16 @@ def _seat_verdict(d: ReportData) -> str:
     fair = t["fair_share"].iloc[0]
     best = t.loc[t["win_rate"].idxmax()]
     worst = t.loc[t["win_rate"].idxmin()]
+    sp = seat_spread(t["win_rate"].to_numpy(), int(d.summary["games"]))
     test = (f"chi-square {eq.statistic:.1f} on {eq.dof} degrees of freedom, "
             f"{_p_text(eq.p_value)}")
     head = (f"**Seats:** seat {best['seat']} wins {_pct(best['win_rate'])}%"
             f"{_ci(best['win_rate_lo'], best['win_rate_hi'])} of the games against a fair "
-            f"share of {_pct(fair)}% ({_pp(best['win_rate'] - fair)} percentage points); "
-            f"seat {worst['seat']} wins {_pct(worst['win_rate'])}% "
-            f"({_pp(worst['win_rate'] - fair)} pp), a spread of "
-            f"{(best['win_rate'] - worst['win_rate']) * 100:.1f} pp.")
+            f"share of {_pct(fair)}% ({_pp(best['win_rate'] - fair)} pp); "
+            f"seat {worst['seat']} wins {_pct(worst['win_rate'])}%"
+            f"{_ci(worst['win_rate_lo'], worst['win_rate_hi'])} "
+            f"({_pp(worst['win_rate'] - fair)} pp): a spread of "
+            f"{spread_words(sp)}.")
     if eq.rejects:
         return f"{head} The seats are **not equal** ({test})."
     return f"{head} No evidence that the seats differ ({test})."
@@ -91,9 +137,9 @@ def _comp_verdict(d: ReportData) -> str:
     chk = d.compensation_check
     if chk:
         return (f"**Compensation:** starting the seats at `{chk['suggested']}` points (seat 0 "
-                f"first) was verified by a re-run on {_deals(chk)}: the gap "
+                f"first) was verified by a re-run on {_deals(chk)}: the spread "
                 f"between the best and worst seat's win share goes from "
-                f"{_pct(chk['gap_before'])} to {_pct(chk['gap_after'])} percentage points "
+                f"{_pct(chk['gap_before'])} to {_spread_after(chk)} "
                 f"([details](#seats-with-the-suggested-compensation)).")
     if not any(c):
         return ("**Compensation:** none suggested (every seat's mean score is within half a "
@@ -103,24 +149,42 @@ def _comp_verdict(d: ReportData) -> str:
             f"re-run.")
 
 
-def _card_list(df: pd.DataFrame) -> str:
-    return ", ".join(f"{r['card']} ({_pp(r['iwd'])} pp, 95% CI {_pp(r['iwd_lo'])} to "
-                     f"{_pp(r['iwd_hi'])})" for _, r in df.iterrows())
+def _spread_after(chk: dict) -> str:
+    """The spread a verified compensation left, in pp with its interval."""
+    return spread_words(seat_spread([x["win_rate"] for x in chk["seats_after"]],
+                                    int(chk["games"])))
+
+
+def card_list(df: pd.DataFrame) -> str:
+    """Cards named in the one frame: ``Orgy -7.4 pp (-7.7 to -7.1)``."""
+    return ", ".join(f"{r['card']} {fmt_pp(r['strength'], r['strength_lo'], r['strength_hi'])}"
+                     for _, r in df.iterrows())
+
+
+def card_counts(c: pd.DataFrame) -> str:
+    """How many cards are strong and weak beyond noise: the same count in every report."""
+    up, down = (c["verdict"] == "strong").sum(), (c["verdict"] == "weak").sum()
+    near = int(c["interval_only"].sum())
+    text = f"{up} strong and {down} weak beyond noise, of {len(c)} cards"
+    if near:
+        text += (f"; {near} more whose interval excludes the average but not told apart "
+                 f"from noise once {len(c)} cards are tested")
+    return text
 
 
 def _cards_verdict(d: ReportData) -> str:
     c, avg = d.cards, d.cards_average["iwd"]
-    strong = c[c["iwd_mark"] == "+"].head(TOP_CARDS)
-    weak = c[c["iwd_mark"] == "-"].iloc[::-1].head(TOP_CARDS)
-    parts = [f"**Cards** (IWD against the table average of {_pp(avg)} pp):"]
+    strong = c[c["verdict"] == "strong"].head(TOP_CARDS)
+    weak = c[c["verdict"] == "weak"].iloc[::-1].head(TOP_CARDS)
+    parts = [f"**Cards** ([strength](#glossary): IWD minus the table's average of "
+             f"{_pp(avg)} pp):"]
     if len(strong):
-        parts.append(f"strongest beyond noise: {_card_list(strong)};")
+        parts.append(f"strongest: {card_list(strong)};")
     if len(weak):
-        parts.append(f"weakest beyond noise: {_card_list(weak)}.")
+        parts.append(f"weakest: {card_list(weak)}.")
     if not len(strong) and not len(weak):
-        parts.append("no card's IWD differs from the average beyond noise.")
-    n_up, n_down = (c["iwd_mark"] == "+").sum(), (c["iwd_mark"] == "-").sum()
-    parts.append(f"({n_up} above and {n_down} below the average in all, of {len(c)} cards.)")
+        parts.append("no card's strength differs from the average beyond noise.")
+    parts.append(f"({card_counts(c)}.)")
     return " ".join(parts)
 
 
@@ -179,22 +243,29 @@ def strategies_section(d: ReportData, image: str) -> str:
     ])
 
 
-CARD_HEADER = ["#", "card", "category", "IWD pp (95% CI)", "GIH WR %", "GIH / fair",
+CARD_HEADER = ["#", "card", "category", "strength pp (95% CI)", "IWD pp (95% CI)",
+               "GIH WR %", "GIH / fair",
                "OH WR %", "GD WR %", "GNS WR %", "play rate %", "dead rate %",
                "mean points", "held"]
 
 
+def _plain_rate(r, name: str) -> str:
+    return f"{_pct(r[name])}{_ci(r[f'{name}_lo'], r[f'{name}_hi'])}"
+
+
 def card_rows(df: pd.DataFrame) -> list[list[str]]:
     return [[i + 1, r["card"], r["category"],
-             f"{_pp(r['iwd'])}{_ci(r['iwd_lo'], r['iwd_hi'], True)}{_mark(r['iwd_mark'])}",
-             _rate(r, "gih_wr"), _num(r["gih_wr_fs"]), _rate(r, "oh_wr"), _rate(r, "gd_wr"),
-             _rate(r, "gns_wr"), _rate(r, "play_rate"), _rate(r, "dead_rate"),
-             _num(r["mean_points"]), f"{int(r['held_n']):,}"]
+             f"{_pp(r['strength'])}{_ci(r['strength_lo'], r['strength_hi'], True)}"
+             f"{_mark(r['iwd_mark'])}",
+             f"{_pp(r['iwd'])}{_ci(r['iwd_lo'], r['iwd_hi'], True)}",
+             _plain_rate(r, "gih_wr"), _num(r["gih_wr_fs"]), _plain_rate(r, "oh_wr"),
+             _plain_rate(r, "gd_wr"), _plain_rate(r, "gns_wr"), _plain_rate(r, "play_rate"),
+             _plain_rate(r, "dead_rate"), _num(r["mean_points"]), f"{int(r['held_n']):,}"]
             for i, (_, r) in enumerate(df.iterrows())]
 
 
 def _averages_line(avg: pd.Series, players: int) -> str:
-    return (f"Table averages (the reference of the {UP}/{DOWN} markers): IWD {_pp(avg['iwd'])} "
+    return (f"Table averages (card strength is IWD minus the first): IWD {_pp(avg['iwd'])} "
             f"pp, GIH WR {_pct(avg['gih_wr'])}%, OH WR {_pct(avg['oh_wr'])}%, GD WR "
             f"{_pct(avg['gd_wr'])}%, GNS WR {_pct(avg['gns_wr'])}%, play rate "
             f"{_pct(avg['play_rate'])}%, dead rate {_pct(avg['dead_rate'])}%, mean points "
@@ -202,11 +273,15 @@ def _averages_line(avg: pd.Series, players: int) -> str:
 
 
 CARD_NOTES = """\
-How to read it (every win is a win share: a tie between k winners gives each 1/k):
+How to read it (every win is a win share: a tie between k winners gives each 1/k; the terms are
+in the [glossary](#glossary)):
 
-- **IWD** (improvement when drawn) = GIH WR − GNS WR, in percentage points, with a 95% interval
-  by Newcombe's hybrid score method (the two Wilson intervals combined, the two groups taken as
-  independent). The table is ranked by it.
+- **strength** = IWD minus the table's average IWD, in pp: the one frame every report names a
+  card in. The table is ranked by it. {up}/{down}: strong/weak beyond noise, by the one rule
+  (Holm's correction over the {n} cards); no marker: not told apart from the average.
+- **IWD** (improvement when drawn) = GIH WR − GNS WR, in pp, with a 95% interval by
+  Newcombe's hybrid score method (the two Wilson intervals combined, the two groups taken as
+  independent).
 - **GIH WR**: win share of the player-games in which the player held the card at any time.
   **OH WR**: dealt it in the opening hand of 9. **GD WR**: drew it later (not in the opening
   hand). **GNS WR**: never held it. Each with a 95% Wilson interval.
@@ -215,13 +290,10 @@ How to read it (every win is a win share: a tie between k winners gives each 1/k
 - **play rate**: of the player-games that held the card, the share that played it at least
   once; **dead rate** = held but never played (1 − play rate). **mean points**: the mean
   score of the Symposia the card was played in.
-- {up}/{down}: the 95% interval lies wholly above/below the table's average (given under the
-  table); no marker: within noise. With {n} cards about {fp:.0f} intervals miss the average by
-  chance alone, so read a lone marker near the edge with care.
 - **Bias**: a player who sees more cards (longer games, more Symposia, more draws and trades)
   holds more kinds of card, and those players win more. So every card's GIH WR and GD WR sit
-  above the fair share and its GNS WR below it, and IWD is positive on average. Compare a card
-  with the table's average, not with zero or the fair share."""
+  above the fair share and its GNS WR below it, and IWD is positive on average: hence
+  strength, against the table's average, not against zero or the fair share."""
 
 
 def cards_section(d: ReportData, image: str) -> str:
@@ -231,10 +303,10 @@ def cards_section(d: ReportData, image: str) -> str:
         "Card strength pooled over every strategy"
         + (" (per strategy [below](#cards-per-strategy))" if d.several_strategies else "")
         + "; all cards as CSV: [cards_strength.csv](cards_strength.csv).",
-        _table(CARD_HEADER, card_rows(d.cards), "rll" + "r" * 10),
+        _table(CARD_HEADER, card_rows(d.cards), "rll" + "r" * 11),
         _averages_line(d.cards_average, players),
-        CARD_NOTES.format(up=UP, down=DOWN, n=len(d.cards), fp=0.05 * len(d.cards)),
-        f"![Card strength: IWD with 95% intervals]({image})",
+        CARD_NOTES.format(up=UP, down=DOWN, n=len(d.cards)),
+        f"![Card strength with 95% intervals]({image})",
     ])
 
 
@@ -249,7 +321,7 @@ def cards_by_strategy_section(d: ReportData, images: list[str]) -> str:
         parts += [f"### {label}", _averages_line(avg, players),
                   f"![Card strength, {label}]({image})",
                   "<details><summary>table</summary>",
-                  _table(CARD_HEADER, card_rows(g), "rll" + "r" * 10), "</details>"]
+                  _table(CARD_HEADER, card_rows(g), "rll" + "r" * 11), "</details>"]
     return "\n\n".join(parts)
 
 
@@ -305,14 +377,19 @@ def run_section(d: ReportData) -> str:
     ])
 
 
-def render(d: ReportData, images: dict, opening: str | None = None) -> str:
-    """The report; a judged run's ``opening`` (both tables' verdicts) comes first, and the
-    rest then describes the strong table."""
+def render(d: ReportData, images: dict, opening: str | None = None,
+           balanced: str | None = None) -> str:
+    """The report: "Balanced?" first (``balanced``, a judged run's under both tables; this
+    table's alone otherwise), the glossary, then the verdict; a judged run's ``opening``
+    (both tables' verdicts) comes before the strong table's own, and the rest then describes
+    the strong table."""
     s = d.summary
     parts = [f"# Balance report: {s['scenario']}",
              f"{s['games']:,} games, {s['players']} players, {s['seating']} seating, "
              f"seed {s['seed']}. Win shares are compared with the fair share 1/{s['players']} = "
-             f"{_pct(1 / s['players'])}%; every interval is a 95% interval."]
+             f"{_pct(1 / s['players'])}%; every interval is a 95% interval; every difference "
+             f"is in pp.",
+             balanced or balanced_section([d.balance]), GLOSSARY]
     if opening:
         label = d.strategies["strategy"].iloc[0]
         parts += [opening, f"## The strong table ({label}) in detail",
@@ -347,8 +424,8 @@ def compensation_section(chk: dict) -> str:
     return "\n\n".join([
         "## Seats with the suggested compensation",
         f"The run was repeated on {_deals(chk)} with "
-        f"`rules: {{seat_compensation: {chk['suggested']}}}`. Best-minus-worst seat gap: "
-        f"{_pct(chk['gap_before'])} pp before, {_pct(chk['gap_after'])} pp after.",
+        f"`rules: {{seat_compensation: {chk['suggested']}}}`. Best-minus-worst seat spread: "
+        f"{_pct(chk['gap_before'])} pp before, {_spread_after(chk)} after.",
         _table(["seat", "starts with", "win share % before", "win share % after",
                 "mean score before", "mean score after"], rows)])
 

@@ -65,8 +65,10 @@ def win_share_plot(table: pd.DataFrame, key: str, title: str, path: Path) -> Pat
     return save(fig, path)
 
 
-def iwd_plot(strength: pd.DataFrame, average: float, title: str, path: Path) -> Path:
-    """Every card's IWD (percentage points) with its 95% interval, coloured by category."""
+def iwd_plot(strength: pd.DataFrame, average: float, title: str, path: Path,
+             band: float | None = None) -> Path:
+    """Every card's strength (IWD minus the table's average, percentage points) with its 95%
+    interval, coloured by category; the card band of the balance criteria when given."""
     df = strength.dropna(subset=["iwd"]).iloc[::-1]  # highest at the top
     n = len(df)
     fig, ax = plt.subplots(figsize=(8.0, max(3.0, 0.19 * n + 1.2)))
@@ -77,16 +79,20 @@ def iwd_plot(strength: pd.DataFrame, average: float, title: str, path: Path) -> 
         g = df[df["category"] == cat]
         idx = y[(df["category"] == cat).to_numpy()]
         c = CATEGORY_COLOURS.get(cat, "#555555")
-        iwd = g["iwd"].to_numpy() * 100
-        ax.errorbar(iwd, idx, xerr=np.vstack([iwd - g["iwd_lo"].to_numpy() * 100,
-                                              g["iwd_hi"].to_numpy() * 100 - iwd]),
+        rel = (g["iwd"].to_numpy() - average) * 100
+        ax.errorbar(rel, idx, xerr=np.vstack([(g["iwd"] - g["iwd_lo"]).to_numpy() * 100,
+                                              (g["iwd_hi"] - g["iwd"]).to_numpy() * 100]),
                     fmt="o", markersize=4, capsize=2, color=c, label=cat)
-    ax.axvline(average * 100, color="#c0392b", linestyle="--",
-               label=f"table average {average * 100:+.1f} pp")
-    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.axvline(0, color="#c0392b", linestyle="--",
+               label=f"table average (raw IWD {average * 100:+.1f} pp)")
+    if band:
+        for x in (-band * 100, band * 100):
+            ax.axvline(x, color="grey", linestyle=":", linewidth=1)
+        ax.axvspan(-band * 100, band * 100, color="#2ecc71", alpha=0.08,
+                   label=f"balanced band ±{band * 100:g} pp")
     ax.set_yticks(y, list(df["card"]), fontsize=7)
     ax.set_ylim(-0.8, n - 0.2)
-    ax.set_xlabel("IWD = GIH WR - GNS WR (percentage points), 95% Newcombe interval")
+    ax.set_xlabel("card strength: IWD minus the table's average (pp), 95% Newcombe interval")
     ax.set_title(title)
     handles, labels = ax.get_legend_handles_labels()
     ax.legend(handles, labels, loc="lower right", fontsize=8)

@@ -80,6 +80,8 @@ def build_summary(scenario, totals: dict, games: int, seed: int) -> dict:
         "seats": seats,
         "strategies": strategies,
         "rules": scenario.rules.as_dict(),
+        # the balance criteria, where the scenario sets them (the reports' defaults otherwise)
+        **({"balance": scenario.balance} if getattr(scenario, "balance", None) else {}),
     }
 
 
