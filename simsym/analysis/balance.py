@@ -159,7 +159,7 @@ def seat_spread(win_rates, games: int, compensation=None) -> Spread:
 class Balance:
     """The answer for one table: each criterion's state and what it rests on."""
 
-    judge: str  # a label: "strong (learned)", "fast (greedy)", or a table's name
+    judge: str  # who played: "strong table (learned)", "fast table (greedy)", "A (...)"
     criteria: Criteria
     cards: pd.DataFrame  # card_frame's rows, strongest first
     spread: Spread
@@ -285,7 +285,7 @@ def balance_lines(b: Balance, listed: int = 6) -> list[str]:
     """Markdown lines of one table's answer: the answer, then each criterion and what
     remains."""
     c = b.criteria
-    lines = [f"**Balanced under the {b.judge} table: {b.answer}.**"]
+    lines = [f"**{b.judge[:1].upper() + b.judge[1:]}: {b.answer}.**"]
     strong, weak = b.outside("strong"), b.outside("weak")
     edge = b.cards[b.cards["band"] == "edge"]
 

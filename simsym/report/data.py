@@ -119,7 +119,7 @@ def gather(run_dir: Path) -> ReportData:
         lengths=length_distribution(totals) if totals and "length_hist" in totals else None,
         command=reproduce_command(run),
         compensation_check=check, census=census,
-        balance=table_balance(table_label(s), s, cards, float(avg["iwd"]), check))
+        balance=table_balance(f"table ({table_label(s)})", s, cards, float(avg["iwd"]), check))
 
 
 def table_label(summary: dict) -> str:

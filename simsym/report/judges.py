@@ -108,9 +108,9 @@ def judged_balanced(j: dict, strong: ReportData, fast: ReportData) -> tuple[str,
     it, and the fast table with that same compensation (what the game ships with), its own
     compensation named beside. Returns the section and the two answers."""
     t = j["tables"]
-    sb = replace(strong.balance, judge=f"strong ({t['strong']['strategy']})")
+    sb = replace(strong.balance, judge=f"strong table ({t['strong']['strategy']})")
     comp = j.get("compensation") or {}
-    fb = table_balance(f"fast ({t['fast']['strategy']})", fast.summary, fast.cards,
+    fb = table_balance(f"fast table ({t['fast']['strategy']})", fast.summary, fast.cards,
                        float(fast.cards_average["iwd"]), comp.get("strong_under_fast"))
     notes = []
     if comp:

@@ -140,3 +140,23 @@ def diff_frame(names, d: Diff, alpha: float = 0.05, adjust: bool = False) -> pd.
     return pd.DataFrame({"name": names, "A": d.a, "B": d.b, "diff": d.diff, "lo": d.lo,
                          "hi": d.hi, "p": d.p, "p_adjusted": p_adj,
                          "beyond_noise": p_adj < alpha})
+
+
+def balance_of(run: BatchedRun, label: str | None = None):
+    """"Balanced?" for one batched run (:mod:`simsym.analysis.balance`): its cards pooled over
+    its strategies, its seats as played (with the scenario's seat compensation), by the
+    scenario's `balance:` criteria. ``label`` names the table (default: its strategies)."""
+    from simsym.analysis.balance import Criteria, judge_balance
+    from simsym.analysis.cards import card_averages, card_strength, pooled_counts
+    from simsym.model.scenario import table_name
+    from simsym.run.summary import card_table
+
+    sc = run.scenario
+    cards = card_table(sc, run.agg, run.totals)
+    strength = card_strength(cards, sc.players)
+    average = float(card_averages(pooled_counts(cards)).iloc[0]["iwd"])
+    n = int(run.totals["games"][0])
+    rates = run.totals["seat_wins"] / E.WIN_UNITS / n
+    comp = list(sc.rules.seat_compensation or []) or None
+    return judge_balance(label or table_name(sc), strength, average, rates, n,
+                         Criteria.from_pp(sc.balance), comp)
