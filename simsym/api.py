@@ -7,10 +7,15 @@ that renders as a table in Jupyter.
     >>> nerf = ss.scenario(base, cards={"Plato": "4I; IO"})     # one card changed
     >>> ss.compare(base, nerf)                                   # same deals, paired
     >>> res = ss.run(nerf, seed=1)
-    >>> res.seats[["seat", "win_rate", "win_rate_lo", "win_rate_hi"]]
-    >>> res.cards.sort_values("iwd").tail()                      # strongest cards by IWD
+    >>> res.balanced                                             # "yes", "no" or "not decided"
+    >>> res.seats[["seat", "win_rate", "win_rate_lo", "win_rate_hi"]]   # in %
+    >>> res.cards[["card", "strength", "strength_lo", "strength_hi"]].head()  # pp, strongest
     >>> ss.sweep(base, card="Plato", values=["3I; IO", "4I; IO", "5I; IO"]).long
     >>> ss.load("reports/base").strategies
+
+Every share and every difference is in percentage points (``units="pp"``, the reports' unit:
+a win share of 25.0, a card 1.3 pp below the table's average as -1.3); ``units="fraction"``
+gives fractions (0.25, -0.013) instead.
 
 A run without ``out=`` plays into a temporary folder that is removed when its result is no
 longer used (or when Python exits); pass ``out=`` to keep the files. Scenarios made from
@@ -32,7 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simsym.analysis.cards import card_strength
+from simsym.analysis.cards import card_averages, card_strength, pooled_counts
 from simsym.analysis.rundir import load_run
 from simsym.analysis.seats import compensation, seat_table, strategy_table
 from simsym.errors import InputError, InputErrors, SimsymError
@@ -40,8 +45,34 @@ from simsym.model import packaged
 from simsym.model.scenario import Scenario, load_scenario
 
 MAPPING = "<scenario mapping>"  # how errors name a scenario given as a mapping
+UNITS = ("pp", "fraction")
+# the columns of the run tables that are shares or differences of shares
+_SEAT_SHARES = ("win_rate", "win_rate_lo", "win_rate_hi", "fair_share")
+_CARD_SHARES = tuple(f"{m}{x}" for m in ("oh_wr", "gd_wr", "gih_wr", "gns_wr", "play_rate",
+                                         "dead_rate", "iwd", "strength")
+                     for x in ("", "_lo", "_hi"))
+# the metrics of a comparison that are shares (the rest, mean scores, are points)
+_COMPARE_SHARES = ("win_rate", "seat_gap", "strength", "gih_wr", "iwd", "play_rate")
 _scratch: Path | None = None
 _numbers = itertools.count()
+
+
+def _check_units(units: str) -> str:
+    if units not in UNITS:
+        raise SimsymError(f"units {units!r}: allowed: " + ", ".join(UNITS)
+                          + " (pp: percentage points, as every report says them)")
+    return units
+
+
+def _in_units(df: pd.DataFrame | None, cols, units: str) -> pd.DataFrame | None:
+    """``df`` with its share columns ``cols`` in ``units`` (they are fractions)."""
+    if df is None or units == "fraction":
+        return df
+    df = df.copy()
+    for c in cols:
+        if c in df.columns:
+            df[c] = df[c] * 100
+    return df
 
 
 def _scratch_dir() -> Path:
@@ -133,8 +164,11 @@ def _load_mapping(data: dict) -> Scenario:
 
 @dataclass
 class Results:
-    """A run's tables. ``cards``: card strength pooled over strategies; ``cards_by_strategy``
-    per strategy (None with one strategy); ``card_counts`` the raw counts of cards.csv."""
+    """A run's tables. ``cards``: card strength pooled over strategies, strongest first
+    (``strength``: IWD minus the table's average, with its interval; ``verdict`` strong or
+    weak by the one rule); ``cards_by_strategy`` per strategy (None with one strategy);
+    ``card_counts`` the raw counts of cards.csv. Shares in ``units`` (pp by default).
+    ``balance``: "Balanced?" for this table (``balance.as_dict()``, ``balance.changes()``)."""
 
     run_dir: Path
     summary: dict
@@ -143,7 +177,14 @@ class Results:
     cards: pd.DataFrame
     cards_by_strategy: pd.DataFrame | None
     card_counts: pd.DataFrame
+    balance: object = None  # simsym.analysis.balance.Balance
+    units: str = "pp"
     _finalizer: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def balanced(self) -> str:
+        """"yes", "no" or "not decided", by the scenario's `balance:` criteria."""
+        return self.balance.answer
 
     @property
     def compensation(self) -> list[int]:
@@ -172,49 +213,69 @@ class Results:
 
     def _repr_html_(self) -> str:
         s = self.summary
+        k = 1 if self.units == "pp" else 100
         seats = self.seats[["seat", "strategy", "win_rate", "win_rate_lo", "win_rate_hi",
                             "mean_score"]].copy()
         for c in ("win_rate", "win_rate_lo", "win_rate_hi"):
-            seats[c] = 100 * seats[c]
+            seats[c] = k * seats[c]
         seats.columns = ["seat", "strategy", "win share %", "95% low", "95% high",
                          "mean score"]
-        cards = self.cards.sort_values("iwd", ascending=False)[["card", "iwd", "gih_wr"]]
-        cards = pd.concat([cards.head(5), cards.tail(5)])
-        cards[["iwd", "gih_wr"]] = 100 * cards[["iwd", "gih_wr"]]
-        cards.columns = ["card", "IWD (pp)", "GIH win rate %"]
+        cards = self.cards[["card", "strength", "strength_lo", "strength_hi", "verdict"]]
+        cards = pd.concat([cards.head(5), cards.tail(5)]).copy()
+        cards[["strength", "strength_lo", "strength_hi"]] *= k
+        cards.columns = ["card", "strength (pp)", "95% low", "95% high", "by the one rule"]
+        b = self.balance
+        answer = (f"<p><b>Balanced? {html.escape(b.answer)}</b> (cards {b.cards_state}, "
+                  f"seats {b.seats_state})</p>" if b is not None else "")
         return (f"<h4>{html.escape(str(s['scenario']))}: {s['games']:,} games, seed "
-                f"{s['seed']}</h4><p>Seats (fair share {100 * s['fair_share']:.1f}%); "
+                f"{s['seed']}</h4>{answer}<p>Seats (fair share {100 * s['fair_share']:.1f}%); "
                 f"compensation that would even them: {self.compensation}</p>"
                 + seats.to_html(index=False, float_format="{:.2f}".format)
-                + "<p>Strongest and weakest cards by IWD</p>"
+                + "<p>Strongest and weakest cards (IWD minus the table's average)</p>"
                 + cards.to_html(index=False, float_format="{:+.2f}".format))
 
 
-def load(run_dir) -> Results:
-    """The tables of a `simsym run` directory."""
+def load(run_dir, units: str = "pp") -> Results:
+    """The tables of a `simsym run` directory, shares in ``units`` ("pp" or "fraction").
+    A judged run's directory gives its strong table (its fast table: ``RUN_DIR/fast``)."""
+    from simsym.report.data import table_balance, table_label
+
+    _check_units(units)
     run = load_run(Path(run_dir))
-    players = int(run.summary["players"])
+    s = run.summary
+    players = int(s["players"])
     several = run.cards["strategy"].nunique() > 1
-    return Results(Path(run_dir), run.summary, seat_table(run.summary),
-                   strategy_table(run.summary), card_strength(run.cards, players),
-                   card_strength(run.cards, players, by_strategy=True) if several else None,
-                   run.cards)
+    cards = card_strength(run.cards, players)
+    avg = float(card_averages(pooled_counts(run.cards)).iloc[0]["iwd"])
+    check = Path(run_dir) / "compensation.json"
+    import json
+
+    balance = table_balance(f"table ({table_label(s)})", s, cards, avg,
+                            json.loads(check.read_text()) if check.exists() else None)
+    by = card_strength(run.cards, players, by_strategy=True) if several else None
+    return Results(Path(run_dir), s, _in_units(seat_table(s), _SEAT_SHARES, units),
+                   _in_units(strategy_table(s), _SEAT_SHARES, units),
+                   _in_units(cards, _CARD_SHARES, units), _in_units(by, _CARD_SHARES, units),
+                   run.cards, balance, units)
 
 
 def run(source=None, games: int | None = None, seed: int | None = None, jobs: int = 1,
-        out=None, judge: str | None = None, save_games: bool = False, **rules) -> Results:
+        out=None, judge: str | None = None, save_games: bool = False, units: str = "pp",
+        **rules) -> Results:
     """Play a scenario (a file, ``simsym:NAME``, a Scenario or a mapping; rule options may be
     given as keywords) and load its tables. Without ``out`` the run directory is temporary.
-    ``judge``: for a scenario judged by two tables, "strong" (default) or "fast"."""
+    ``judge``: for a scenario judged by two tables, "strong" (default) or "fast". ``units``:
+    "pp" (default) or "fraction"."""
     from simsym.run.job import run_scenario
 
+    _check_units(units)
     sc = scenario(source, rules=rules or None).judge(judge)
     keep = out is not None
     out = Path(out) if keep else Path(tempfile.mkdtemp(prefix=f"simsym-{sc.name}-"))
     try:
         run_scenario(sc, games=games or sc.games, seed=sc.seed if seed is None else seed,
                      out=out, jobs=jobs, force=True, save_games=save_games)
-        res = load(out)
+        res = load(out, units)
     except BaseException:
         if not keep:
             shutil.rmtree(out, ignore_errors=True)
@@ -233,30 +294,45 @@ def _frame_html(df: pd.DataFrame) -> str:
 @dataclass
 class CompareResult:
     """B against A on the same deals. ``seats``, ``gap`` and ``cards`` are the paired
-    differences (fractions; ``diff`` B - A with its 95% interval ``lo``..``hi``); ``changes``
-    what B changes; ``verdict`` the report's verdict in words."""
+    differences (``diff`` B - A with its 95% interval ``lo``..``hi``; shares in ``units``,
+    pp by default, mean scores in points; ``real``: a real change by the one rule, the
+    Holm-corrected paired test over every change tested); ``changes`` what B changes;
+    ``verdict`` the report's verdict in words; ``balanced`` Balanced? for A and B."""
 
     comparison: object  # simsym.studies.compare.Comparison
+    units: str = "pp"
+
+    def _frame(self, df: pd.DataFrame) -> pd.DataFrame:
+        df = df.copy()
+        metric = df["metric"] if "metric" in df.columns else pd.Series("seat_gap", df.index)
+        share = metric.isin(_COMPARE_SHARES).to_numpy()
+        if self.units == "pp":
+            for c in ("A", "B", "diff", "lo", "hi"):
+                df.loc[share, c] = df.loc[share, c] * 100
+        df["unit"] = ["points" if not s else self.units for s in share]
+        return df.rename(columns={"beyond_noise": "real"})
 
     @property
     def seats(self) -> pd.DataFrame:
-        return self.comparison.seats
+        return self._frame(self.comparison.seats)
 
     @property
     def gap(self) -> pd.DataFrame:
-        return self.comparison.gap
+        return self._frame(self.comparison.gap)
 
     @property
     def cards(self) -> pd.DataFrame:
-        """Every card's GIH win rate, IWD and play rate change; the changed cards first."""
+        """Every card's strength, GIH win rate, raw IWD and play rate change; the changed
+        cards first. Only strength is tested by the one rule."""
         from simsym.studies.compare import changed_first
 
         c = self.comparison
         order = list(changed_first(c)["name"])
         rank = {n: i for i, n in enumerate(order)}
-        return c.cards.sort_values(["metric", "name"], key=lambda s: s.map(rank)
-                                   if s.name == "name" else s, kind="stable",
-                                   ignore_index=True)
+        metrics = {m: i for i, m in enumerate(dict.fromkeys(c.cards["metric"]))}
+        return self._frame(c.cards.sort_values(
+            ["metric", "name"], key=lambda s: s.map(rank) if s.name == "name"
+            else s.map(metrics), kind="stable", ignore_index=True))
 
     @property
     def changes(self) -> list[str]:
@@ -266,10 +342,25 @@ class CompareResult:
 
     @property
     def verdict(self) -> list[str]:
+        """The verdict's lines as compare.md and the terminal say them."""
         from simsym.studies.compare import verdict
 
         return [line.removeprefix("- ").replace("**", "") for line in
                 verdict(self.comparison, [])]
+
+    @property
+    def balanced(self) -> dict:
+        """Balanced? for A and B (``balanced["a"].as_dict()`` in full), what B fixed or
+        broke, and the answers under the other judge of a judged scenario."""
+        from simsym.studies.compare import criteria_moves
+
+        c = self.comparison
+        out = {"a": c.balance[0], "b": c.balance[1], "moves": criteria_moves(*c.balance)}
+        if c.other_balance:
+            label, oa, ob = c.other_balance
+            out["other_judge"] = {"judge": label, "a": oa, "b": ob,
+                                  "moves": criteria_moves(oa, ob)}
+        return out
 
     def report(self, out) -> Path:
         """Write compare.md, its plots and CSVs into ``out``; returns compare.md's path."""
@@ -282,29 +373,39 @@ class CompareResult:
         items = "".join(f"<li>{html.escape(x)}</li>" for x in self.changes) or \
             "<li>Nothing: the same cards, rules and table.</li>"
         verdict = "".join(f"<li>{html.escape(x)}</li>" for x in self.verdict)
-        g = self.cards[self.cards["metric"] == "gih_wr"].head(10)
+        a, b = c.balance
+        bal = (f"<p><b>Balanced?</b> A: {a.answer}; B: {b.answer} "
+               f"({html.escape(self.balanced['moves'])})</p>")
+        g = self.cards[self.cards["metric"] == "strength"].head(10)
         g = g[["name", "A", "B", "diff", "lo", "hi", "p_adjusted"]].copy()
-        g[["A", "B", "diff", "lo", "hi"]] = 100 * g[["A", "B", "diff", "lo", "hi"]]
-        g.columns = ["card", "GIH A %", "GIH B %", "change (pp)", "95% low", "95% high",
-                     "Holm p"]
+        if self.units == "fraction":
+            g[["A", "B", "diff", "lo", "hi"]] = 100 * g[["A", "B", "diff", "lo", "hi"]]
+        g.columns = ["card", "strength A (pp)", "strength B (pp)", "change (pp)", "95% low",
+                     "95% high", "Holm p"]
         return (f"<h4>A = {html.escape(c.a_name)}, B = {html.escape(c.b_name)}: {c.games:,} "
-                f"games each on the same deals (seed {c.seed})</h4><p>What B changes:</p>"
+                f"games each on the same deals (seed {c.seed})</h4>{bal}<p>What B changes:</p>"
                 f"<ul>{items}</ul><p>Verdict:</p><ul>{verdict}</ul>"
-                "<p>Cards, the changed ones first (GIH win rate)</p>" + _frame_html(g))
+                "<p>Cards, the changed ones first (strength: IWD minus the table's "
+                "average)</p>" + _frame_html(g))
 
 
 def compare(a, b, games: int | None = None, seed: int | None = None, jobs: int = 1,
-            judge: str | None = None) -> CompareResult:
+            judge: str | None = None, units: str = "pp",
+            both_judges: bool = True) -> CompareResult:
     """A and B (files, ``simsym:NAME``, Scenarios, mappings or run directories) on the same
     seed and game indices, as `simsym compare` plays them: A's games and seed unless
-    given."""
+    given; a judged scenario also under its other judge, for its Balanced? answers
+    (``both_judges=False``: the one judge alone). ``units``: "pp" (default) or
+    "fraction"."""
     from simsym.studies.compare import compare as run_compare
+
+    _check_units(units)
 
     def side(x):
         return x if isinstance(x, (str, Path)) and Path(x).is_dir() else scenario(x)
 
     return CompareResult(run_compare(side(a), side(b), games=games, seed=seed, jobs=jobs,
-                                     judge=judge))
+                                     judge=judge, both_judges=both_judges), units)
 
 
 @dataclass

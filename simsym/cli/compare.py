@@ -33,7 +33,8 @@ fail_on_option = click.option(
               help="Play paired deal blocks until a sequential test (GSPRT) decides whether "
                    "B changed --metric by at least --delta, or --max-games is reached.")
 @click.option("--metric", default="seat-gap", show_default=True,
-              help="With --until-decided: seat-gap, seat:N, gih:CARD, iwd:CARD or play:CARD.")
+              help="With --until-decided: seat-gap, seat:N, card:CARD (its strength), "
+                   "gih:CARD, iwd:CARD or play:CARD.")
 @click.option("--delta", default="2pp", show_default=True,
               help="With --until-decided: the smallest change worth finding (2pp or 0.02).")
 @click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
@@ -72,10 +73,14 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
         cap = max_games or games or a_games
     elif max_games is not None:
         raise SimsymError("--max-games goes with --until-decided (else use --games)")
-    bar = Progress(2 * (cap if until_decided else games or a_games),
+    from simsym.studies.compare import other_judge
+
+    other = None if until_decided else other_judge(a, judge)
+    steps = [f"A {a_sc.name}", f"B {b_sc.name}"] + (
+        [f"A {a_sc.name}, {other[1]}", f"B {b_sc.name}, {other[1]}"] if other else [])
+    bar = Progress(len(steps) * (cap if until_decided else games or a_games),
                    not quiet and sys.stderr.isatty(),
-                   steps=None if until_decided else [f"A {a_sc.name}", f"B {b_sc.name}"],
-                   step_word="side")
+                   steps=None if until_decided else steps, step_word="side")
     with out_dir_lock(out, "compare"):
         try:
             if until_decided:
@@ -98,16 +103,9 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     elif not quiet:
         from simsym.studies.compare import plain_changes
 
-        click.echo("changed: " + ("; ".join(plain_changes(c)) or "nothing"))
-        for line in c.sequential or ():
-            click.echo(line.removeprefix("- ").replace("**", ""))
-        gap = c.gap.iloc[0]
-        click.echo(f"seat gap: A {100 * gap['A']:.1f}%, B {100 * gap['B']:.1f}% "
-                   f"(change {100 * gap['diff']:+.1f} pp, 95% CI {100 * gap['lo']:+.1f} to "
-                   f"{100 * gap['hi']:+.1f})")
-        moved = c.cards[(c.cards["metric"] == "gih_wr") & c.cards["beyond_noise"]]
-        click.echo("cards beyond noise: " + (", ".join(
-            f"{r['name']} {100 * r['diff']:+.1f} pp" for _, r in moved.iterrows()) or "none"))
+        from simsym.studies.compare import terminal_lines
+
+        click.echo("\n".join(terminal_lines(c, failed)))
         click.echo(f"wrote {path}")
     report_failures(failed)
 

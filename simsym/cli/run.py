@@ -104,7 +104,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     if as_json:
         click.echo(run_json(out))
     elif not quiet:
-        click.echo(format_summary(summary))
+        click.echo("\n".join([*balance_summary(out), format_summary(summary)]))
         click.echo(f"\nwrote {out}/summary.json, cards.csv, seats.csv, run.json"
                    + (", report.md" if report else "")
                    + (", games/, games_long/" if save_games else ""))
@@ -130,7 +130,43 @@ def run_json(out) -> str:
             doc["compensation"] = {"table": json.loads((out / "compensation.json")
                                                         .read_text())}
     scenario = json.loads((out / "run.json").read_text()).get("scenario")
-    return json.dumps({"scenario": scenario, "out": str(out), **doc}, indent=1)
+    balance = out / "balance.json"
+    balanced = json.loads(balance.read_text())["tables"] if balance.exists() else None
+    return json.dumps({"scenario": scenario, "out": str(out), "units": "pp",
+                       "balanced": balanced, **_in_pp(doc)}, indent=1)
+
+
+_SHARE_KEYS = {"win_rate", "ci95", "gap", "gap_before", "gap_after", "fair_share"}
+
+
+def _in_pp(x, key=None):
+    """A JSON document's shares (win rates, their intervals, seat gaps) in pp."""
+    if isinstance(x, dict):
+        return {k: _in_pp(v, k) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_in_pp(v, key) for v in x]
+    if key in _SHARE_KEYS and isinstance(x, (int, float)) and not isinstance(x, bool):
+        return round(x * 100, 4)
+    return x
+
+
+def balance_summary(out) -> list[str]:
+    """"Balanced?" under each table, a line each, from the report's balance.json (none
+    without a report)."""
+    import json
+
+    path = Path(out) / "balance.json"
+    if not path.exists():
+        return []
+    lines = []
+    for t in json.loads(path.read_text())["tables"]:
+        sp = t["seats"]["spread"]
+        n_out = len(t["cards"]["strong_outside"]) + len(t["cards"]["weak_outside"])
+        lines.append(f"Balanced? {t['judge']}: {t['balanced']} (cards {t['cards']['state']}: "
+                     f"{n_out} outside the ±{t['criteria']['card_band']:g} pp band beyond "
+                     f"noise; seats {t['seats']['state']}: spread {sp['value']:.1f} pp "
+                     f"({sp['lo']:.1f} to {sp['hi']:.1f}))")
+    return lines
 
 
 def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, chunk_size,
@@ -158,7 +194,7 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
-        click.echo(format_judged(result))
+        click.echo("\n".join([*balance_summary(out), format_judged(result)]))
         click.echo(f"\nwrote {out}/judges.json, summary.json, cards.csv, seats.csv, run.json"
                    + (", report.md" if report else "") + f" and {out}/{FAST_DIR}/ (the fast "
                    "table)")

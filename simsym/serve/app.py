@@ -129,6 +129,7 @@ def create_app(scenario_path, *, scenarios_dir=None, reports_dir=None, host="127
     app.state.session = session
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(pct=_pct, pp=_pp, verdict_text=verdict_text,
+                                 stop_text=stop_text,
                                  table_words=table_words, tables_text=tables_text,
                                  roles=JUDGE_ROLES)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -419,13 +420,13 @@ def tables_text(sc: Scenario) -> str:
 
 
 def default_metric(a: Scenario, b: Scenario) -> str:
-    """The metric a comparison tests when the form names none: the GIH win rate of the one
-    card whose notation or copies changed, else the seat gap."""
+    """The metric a comparison follows when the form names none: the strength (IWD minus the
+    table's average) of the one card whose notation or copies changed, else the seat gap."""
     changed = [c.name for c in b.cards
                if a.cards.index(c.name) is not None
                and (a.cards[a.cards.index(c.name)].text, a.cards[a.cards.index(c.name)].copies)
                != (c.text, c.copies)]
-    return f"gih:{changed[0]}" if len(changed) == 1 else "seat-gap"
+    return f"card:{changed[0]}" if len(changed) == 1 else "seat-gap"
 
 
 def _rule_fields():
@@ -465,20 +466,48 @@ def _pp(x):
     return "\u2013" if x is None else f"{100 * x:+.1f}"
 
 
+def _subject(metric: str) -> tuple[str, str]:
+    """The tested metric in words: (what, its unit's words)."""
+    kind, _, name = metric.partition(":")
+    if metric == "seat-gap":
+        return "the seat gap", "best minus worst seat's win share"
+    if kind == "seat":
+        return f"seat {name}", "win share"
+    return name, {"card": "strength against the table's average", "gih": "GIH win rate",
+                  "iwd": "raw IWD", "play": "play rate"}[kind]
+
+
 def verdict_text(look: dict | None, finished: bool) -> str:
-    """The verdict, first thing on the result: what the sequential test decided."""
+    """The headline, first thing on the result: the tested metric's change B - A with its
+    interval, judged by the one rule (the Holm-corrected paired test over every change the
+    comparison tests), as compare.md and the API judge it."""
     if look is None:
         return "playing the first blocks\u2026"
+    r = look.get("subject")
+    if not r or r.get("diff") is None:
+        return f"no estimate yet ({look['games']:,} games each)"
+    what, unit = _subject(look["metric"])
+    change = (f"{_pp(r['diff'])} pp ({_pp(r['lo'])} to {_pp(r['hi'])})")
+    if look["metric"].startswith("card:"):
+        return (f"{what}: {unit} {_pp(r['A'])} \u2192 {_pp(r['B'])} pp, a change of "
+                f"{change}: {r['words']}")
+    return f"{what} ({unit}): a change of {change}: {r['words']}"
+
+
+def stop_text(look: dict | None, finished: bool) -> str:
+    """Why the play stopped (or goes on): the sequential test, which chooses when to stop;
+    the verdict is the headline's."""
+    if look is None:
+        return ""
     d = f"{100 * look['delta']:g} pp"
-    m = look["metric"]
     v = look["verdict"]
-    if v == "greater":
-        return f"B raises {m}: the test favours +{d} over no change"
-    if v == "less":
-        return f"B lowers {m}: the test favours −{d} over no change"
-    if v == "no-change":
-        return f"B does not move {m} by {d}: the test favours no change"
+    said = {"greater": f"it found a rise of at least {d}",
+            "less": f"it found a fall of at least {d}",
+            "no-change": f"it found no change of {d}"}.get(v)
+    if said:
+        return (f"Stopped after {look['games']:,} games each: the sequential test on "
+                f"{look['metric']} decided ({said}).")
     if finished:
-        return f"undecided at the cap ({look['games']:,} games each): {m} moved less than " \
-               f"the test can tell from {d}"
-    return f"undecided so far ({look['games']:,} games each)"
+        return (f"Stopped at the cap ({look['games']:,} games each): the sequential test on "
+                f"{look['metric']} could not tell a change of {d} from none.")
+    return f"Playing on: the sequential test on {look['metric']} has not decided yet."

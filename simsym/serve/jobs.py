@@ -214,20 +214,35 @@ def _run(job_id: int, spec: JobSpec, outbox):
                           batched(spec.b, look.b_blocks, spec.seed))
         d = look.decision
         trace.append((look.games, d.mean, d.lo, d.hi))
-        outbox.put(("look", job_id, summarise(c, look, metric.spec, spec.delta)))
+        outbox.put(("look", job_id, summarise(c, look, metric, spec.delta)))
     outbox.put(("done", job_id, plots(c, trace, metric.spec, spec.delta)))
 
 
-def summarise(c, look, metric: str, delta: float) -> dict:
-    """One look as plain data for the page: the test first, then seats and cards."""
-    from simsym.studies.compare import changed_first, plain_changes, plain_row
+def summarise(c, look, metric, delta: float) -> dict:
+    """One look as plain data for the page: the headline (the tested metric's difference
+    judged by the one rule), Balanced? for A and B, the test, then seats and cards."""
+    from simsym.studies.compare import (changed_first, criteria_moves, plain_changes,
+                                        plain_row, rule_words)
+    from simsym.studies.sequential import subject_row
 
     d = look.decision
     seats = c.seats[c.seats["metric"] == "win_rate"]
     cards = changed_first(c)
+    r = subject_row(c, metric)
+    tested = not math.isnan(float(r["p_adjusted"]))
+    a, b = c.balance
     return {
-        "games": look.games, "blocks": d.blocks, "verdict": d.verdict, "metric": metric,
+        "games": look.games, "blocks": d.blocks, "verdict": d.verdict, "metric": metric.spec,
         "delta": delta, "mean": d.mean, "lo": d.lo, "hi": d.hi,
+        "subject": dict(plain_row(r, "A", "B", "diff", "lo", "hi", "p_adjusted",
+                                  "beyond_noise"),
+                        words=rule_words(r, c.tested) if tested else
+                        "shown, not among the changes the one rule tests"),
+        "tested": c.tested,
+        "balanced": {"a": a.answer, "b": b.answer, "a_cards": a.cards_state,
+                     "a_seats": a.seats_state, "b_cards": b.cards_state,
+                     "b_seats": b.seats_state, "moves": criteria_moves(a, b),
+                     "b_changes": b.changes()[:6]},
         "gap": plain_row(c.gap.iloc[0], "A", "B", "diff", "lo", "hi", "beyond_noise"),
         "seats": [plain_row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
                   for _, r in seats.iterrows()],

@@ -1,8 +1,9 @@
 """`simsym compare A B`: did my change make the game better? Both on the same deals.
 
 A and B run on the same seed and game indices (common random numbers); every difference
-gets a paired 95% interval (batch means over 40 batches of games), and per-card
-differences are called beyond noise only after Holm's correction for testing every card.
+gets a paired 95% interval (batch means over 40 batches of games). The one rule for a real
+change: the Holm-corrected paired test over everything the comparison tests (the seat gap,
+each seat's win share, each card's strength: IWD minus the table's average).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import numpy as np
 import pandas as pd
 
 from simsym.errors import SimsymError
-from simsym.studies.paired import (BatchedRun, card_metric, diff_frame, paired, run_batched,
-                                   seat_metric)
+from simsym.analysis.balance import MET, NOT_MET, balance_lines, fmt_pp
+from simsym.analysis.stats import ALPHA, holm
+from simsym.studies.paired import (BatchedRun, balance_of, card_metric, diff_frame, paired,
+                                   run_batched, seat_metric)
 from simsym.run.output import atomic_write_text
 from simsym.model.scenario import Scenario, load_scenario, scenario_changes, table_name
 
@@ -26,7 +29,8 @@ FAIL_METRICS = {
     "seat-gap": "B's gap between its best and worst seat's win rate",
     "seat-gap-change": "B's seat gap minus A's",
     "win-rate-change": "the largest change of a seat's win rate, beyond noise",
-    "card-change": "the largest change of a card's GIH win rate, beyond noise (Holm)",
+    "card-change": "the largest real change of a card's strength (IWD minus the table's "
+                   "average)",
 }
 _FAIL = re.compile(r"^\s*([a-z-]+)\s*(>=|>)\s*(-?[0-9]*\.?[0-9]+)\s*(pp)?\s*$")
 
@@ -46,6 +50,11 @@ class Comparison:
     tables: tuple = ("", "")  # who played each side, in words (scenario.table_name)
     # what B changes against A (scenario.scenario_changes): Markdown lines, changed cards
     changes: tuple = ((), ())
+    # "Balanced?" of A and of B (simsym.analysis.balance.Balance), under the judge compared
+    balance: tuple = ()
+    # the same under the other judge of a judged scenario: (label, A's, B's), or ()
+    other_balance: tuple = ()
+    tested: int = 0  # the family the one rule's Holm correction counts
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -55,7 +64,7 @@ class Comparison:
         if metric == "win-rate-change":
             s = self.seats[(self.seats["metric"] == "win_rate") & self.seats["beyond_noise"]]
             return float(s["diff"].abs().max()) if len(s) else 0.0
-        c = self.cards[(self.cards["metric"] == "gih_wr") & self.cards["beyond_noise"]]
+        c = self.cards[(self.cards["metric"] == "strength") & self.cards["beyond_noise"]]
         return float(c["diff"].abs().max()) if len(c) else 0.0
 
 
@@ -99,8 +108,25 @@ def resolve(path, judge: str | None = None):
     return sc, sc.games, sc.seed
 
 
+def other_judge(path, judge: str | None):
+    """The other judge's role and label of a judged scenario (file or Scenario) compared
+    under ``judge``, or None when the scenario has one table (or is a run directory)."""
+    if not isinstance(path, Scenario):
+        p = Path(path)
+        if p.is_dir():
+            return None
+        path = load_scenario(p)
+    if not path.judges:
+        return None
+    role = "fast" if (judge or "strong") == "strong" else "strong"
+    return role, f"{role} table ({path.judges[role].label})"
+
+
 def compare(a_path, b_path, games=None, seed=None, jobs=1, progress=None,
-            judge: str | None = None):
+            judge: str | None = None, both_judges: bool = True):
+    """A against B under ``judge`` (default the strong one); with ``both_judges`` and a
+    judged scenario, A and B are also played under the other judge on the same deals, for
+    its "Balanced?" answers (``progress`` then counts four sides' games)."""
     A_sc, a_games, a_seed = resolve(a_path, judge)
     B_sc, _, _ = resolve(b_path, judge)
     if A_sc.players != B_sc.players:
@@ -112,12 +138,26 @@ def compare(a_path, b_path, games=None, seed=None, jobs=1, progress=None,
                     on_progress=progress and (lambda done: progress(done)))
     B = run_batched(B_sc, games, seed, jobs,
                     on_progress=progress and (lambda done: progress(games + done)))
-    return comparison_of(A, B)
+    c = comparison_of(A, B)
+    other = other_judge(a_path, judge) if both_judges else None
+    if other:
+        role, label = other
+        oa = run_batched(resolve(a_path, role)[0], games, seed, jobs, on_progress=progress and (
+            lambda done: progress(2 * games + done)))
+        ob = run_batched(resolve(b_path, role)[0], games, seed, jobs, on_progress=progress and (
+            lambda done: progress(3 * games + done)))
+        c.other_balance = (label, balance_of(oa, f"A, {label}"), balance_of(ob, f"B, {label}"))
+    return c
 
 
 def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
     """Seat, seat-gap and card differences B - A of two paired batched runs, with intervals
-    (also used by `simsym serve` on the blocks a sequential test played)."""
+    (also used by `simsym serve` on the blocks a sequential test played).
+
+    The one rule for a real change: the seat gap, each seat's win share and each card's
+    strength are one family of tests, Holm-corrected together (``p_adjusted``,
+    ``beyond_noise``); the other rows (mean scores, GIH WR, raw IWD, play rate) are shown
+    with their intervals and not tested (``p_adjusted`` NaN, ``beyond_noise`` False)."""
     A_sc, B_sc, games, seed = A.scenario, B.scenario, A.games, A.seed
     P = A_sc.players
     seats = []
@@ -131,22 +171,45 @@ def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
     ka = np.array([A_sc.cards.index(n) for n in names])
     kb = np.array([B_sc.cards.index(n) for n in names])
     cards = []
-    for name in ("gih_wr", "iwd", "play_rate"):
+    for name in ("strength", "gih_wr", "iwd", "play_rate"):
         f = diff_frame(names, paired(card_metric, A, B, {"name": name, "kinds": ka},
-                                     {"name": name, "kinds": kb}), adjust=True)
+                                     {"name": name, "kinds": kb}))
         f.insert(0, "metric", name)
         cards.append(f)
-    return Comparison(A_sc.name, B_sc.name, games, seed, pd.concat(seats, ignore_index=True),
-                      gap, pd.concat(cards, ignore_index=True),
+    seats, cards = pd.concat(seats, ignore_index=True), pd.concat(cards, ignore_index=True)
+    tested = _one_rule([(gap, np.ones(len(gap), bool)),
+                        (seats, (seats["metric"] == "win_rate").to_numpy()),
+                        (cards, (cards["metric"] == "strength").to_numpy())])
+    return Comparison(A_sc.name, B_sc.name, games, seed, seats, gap, cards,
                       batches=min(len(A.batch_totals), len(B.batch_totals)),
                       tables=(table_name(A_sc), table_name(B_sc)),
-                      changes=tuple(map(tuple, scenario_changes(A_sc, B_sc))))
+                      changes=tuple(map(tuple, scenario_changes(A_sc, B_sc))),
+                      balance=(balance_of(A, f"A, {table_name(A_sc)}"),
+                               balance_of(B, f"B, {table_name(B_sc)}")),
+                      tested=tested)
+
+
+def _one_rule(parts) -> int:
+    """Holm over the rows of each ``(frame, mask)`` of ``parts`` together: sets
+    ``p_adjusted`` and ``beyond_noise`` there, and NaN / False on the frames' other rows (not
+    tested); returns the family's size."""
+    p = np.concatenate([f["p"].to_numpy(dtype=float)[m] for f, m in parts])
+    adj = holm(p)
+    i = 0
+    for f, m in parts:
+        n = int(m.sum())
+        col = np.full(len(f), np.nan)
+        col[m] = adj[i:i + n]
+        f["p_adjusted"] = col
+        f["beyond_noise"] = col < ALPHA  # NaN compares False
+        i += n
+    return int(np.sum(~np.isnan(p)))
 
 
 def changed_first(c: Comparison) -> pd.DataFrame:
-    """The GIH rows of the cards, the cards B changes first (in deck order), then the others
-    by the size of their change, largest first."""
-    g = c.cards[c.cards["metric"] == "gih_wr"].copy()
+    """The strength rows of the cards, the cards B changes first (in deck order), then the
+    others by the size of their change, largest first."""
+    g = c.cards[c.cards["metric"] == "strength"].copy()
     changed = list(c.changes[1])
     g["_changed"] = g["name"].map(lambda n: changed.index(n) if n in changed else len(changed))
     g["_size"] = -g["diff"].abs()
@@ -188,20 +251,97 @@ def _pp(x):
     return "–" if pd.isna(x) else f"{100 * x:+.1f}"
 
 
-def verdict(c: Comparison, fails: list[str]) -> list[str]:
-    """The verdict lines of compare.md (also gathered by `simsym compare-tree`)."""
-    gap = c.gap.iloc[0]
+def terminal_lines(c: Comparison, fails=()) -> list[str]:
+    """What `simsym compare` prints: Balanced? first, then what changed and the verdict, as
+    compare.md says them, without its Markdown."""
+    def plain(line):
+        return line.removeprefix("- ").replace("**", "").replace("`", "")
+
+    out = []
+    if c.balance:
+        a, b = c.balance
+        out.append(f"Balanced? A: {a.answer} (cards {a.cards_state}, seats {a.seats_state}); "
+                   f"B: {b.answer} (cards {b.cards_state}, seats {b.seats_state}); "
+                   f"{criteria_moves(a, b)}")
+        if c.other_balance:
+            label, oa, ob = c.other_balance
+            out.append(f"  under the {label}: A {oa.answer}, B {ob.answer}; "
+                       f"{criteria_moves(oa, ob)}")
+    out.append("changed: " + ("; ".join(plain_changes(c)) or "nothing"))
+    out += [plain(x) for x in c.sequential or ()]
+    out += [plain(x) for x in verdict(c, list(fails))]
+    return out
+
+
+def rule_words(r, tested: int) -> str:
+    """One difference judged by the one rule, in words."""
+    if r["beyond_noise"]:
+        return "a real change"
+    if r["lo"] > 0 or r["hi"] < 0:
+        return (f"its interval excludes 0, but not told apart from noise once {tested} "
+                "changes are tested")
+    return "within noise"
+
+
+def criteria_moves(a, b) -> str:
+    """Which balance criteria B fixed or broke against A."""
+    out = []
+    for name, x, y in (("cards", a.cards_state, b.cards_state),
+                       ("seats", a.seats_state, b.seats_state)):
+        if x == y:
+            out.append(f"{name} {x} on both")
+        else:
+            word = ("fixed" if y == MET else "broke" if x == MET
+                    else "now beyond noise" if y == NOT_MET else "no longer beyond noise")
+            out.append(f"{name}: {x} -> {y} ({word})")
+    return "; ".join(out)
+
+
+def balanced_lines(c: Comparison) -> list[str]:
+    """"Balanced?" of A and B under the judge compared, what B fixed or broke, and the
+    answers under the other judge."""
+    if not c.balance:
+        return []
+    a, b = c.balance
     lines = []
-    lines.append(f"- **Seat gap** (best minus worst seat's win rate): A {_pct(gap['A'])}%, "
-                 f"B {_pct(gap['B'])}%, change {_pp(gap['diff'])} pp "
-                 f"({_pp(gap['lo'])} to {_pp(gap['hi'])})"
-                 + (" — beyond noise." if gap["beyond_noise"] else " — within noise."))
-    moved = c.cards[(c.cards["metric"] == "gih_wr") & c.cards["beyond_noise"]]
+    for x in (a, b):
+        bl = balance_lines(x)
+        lines += [f"- {bl[0]}", *(f"  - {t}" for t in bl[1:])]
+    lines.append(f"- **What B changed in the answer:** {criteria_moves(a, b)}.")
+    if c.other_balance:
+        label, oa, ob = c.other_balance
+        lines.append(f"- **Under the {label}** (same deals): A {oa.answer}, B {ob.answer}; "
+                     f"{criteria_moves(oa, ob)}. Its full answers: balance.json.")
+    return lines
+
+
+def _change(r) -> str:
+    return fmt_pp(r["diff"], r["lo"], r["hi"])
+
+
+def verdict(c: Comparison, fails: list[str]) -> list[str]:
+    """The verdict lines of compare.md (also gathered by `simsym compare-tree`): every
+    difference in pp with its interval, judged by the one rule."""
+    gap = c.gap.iloc[0]
+    lines = [f"- **Seat gap** (best minus worst seat's win share): A {_pct(gap['A'])}%, "
+             f"B {_pct(gap['B'])}%, change {_change(gap)}: {rule_words(gap, c.tested)}."]
+    st = changed_first(c)
+    changed = st[st["name"].isin(c.changes[1])]
+    for _, r in changed.iterrows():
+        lines.append(f"- **{r['name']}** (changed by B): strength {_pp(r['A'])} -> "
+                     f"{_pp(r['B'])} pp, change {_change(r)}: {rule_words(r, c.tested)}.")
+    moved = st[st["beyond_noise"] & ~st["name"].isin(c.changes[1])]
     if len(moved):
-        lines.append("- **Cards whose strength moved beyond noise** (GIH WR): " + ", ".join(
-            f"{r['name']} {_pp(r['diff'])} pp" for _, r in moved.iterrows()) + ".")
-    else:
-        lines.append("- No card's GIH win rate moved beyond noise.")
+        lines.append("- **Other cards whose strength really changed:** " + "; ".join(
+            f"{r['name']} {_change(r)}" for _, r in moved.iterrows()) + ".")
+    elif not len(changed):
+        lines.append("- No card's strength really changed.")
+    near = st[~st["beyond_noise"] & ((st["lo"] > 0) | (st["hi"] < 0))
+              & ~st["name"].isin(c.changes[1])]
+    if len(near):
+        lines.append(f"- Not told apart from noise once {c.tested} changes are tested, though "
+                     "each interval excludes 0: " + "; ".join(
+                         f"{r['name']} {_change(r)}" for _, r in near.iterrows()) + ".")
     for f in fails:
         lines.append(f"- **FAILED** `--fail-on {f}`")
     return lines
@@ -216,49 +356,64 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     save(seat_figure(c), out / "compare-seats.png")
     save(card_figure(c), out / "compare-cards.png")
 
-    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", "", "## What changed (B against A)",
-             "", *change_lines(c), ""]
+    from simsym.report.markdown import GLOSSARY
+
+    atomic_write_text(out / "balance.json", balance_json(c))
+    lines = [f"# Compare: A = {c.a_name}, B = {c.b_name}", ""]
+    if c.balance:
+        crit = c.balance[0].criteria
+        lines += ["## Balanced?", "",
+                  f"Criteria (the scenario's `balance:`): every card within "
+                  f"±{crit.card_band * 100:g} pp of the table's average, and seats within "
+                  f"{crit.seat_band * 100:g} pp; terms in the [glossary](#glossary).", "",
+                  *balanced_lines(c), ""]
+    lines += ["## What changed (B against A)", "", *change_lines(c), ""]
     if c.sequential:
         lines += ["## Sequential test", "", *c.sequential, ""]
     lines += [f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
-             f"0..{c.games - 1}); intervals are paired 95% intervals from {c.batches} "
-             "batches of games; per-card changes are beyond noise only after Holm's "
-             "correction for testing every card.", ""]
+              f"0..{c.games - 1}); intervals are paired 95% intervals from {c.batches} "
+              f"batches of games; a real change is one the Holm-corrected paired test "
+              f"calls so over the {c.tested} changes this comparison tests (the seat gap, "
+              f"each seat's win share, each card's strength); every difference is in pp.", ""]
     if c.tables[0]:
         lines += [f"Played by {c.tables[0]} on both sides." if c.tables[0] == c.tables[1]
                   else f"A played by {c.tables[0]}; B by {c.tables[1]}.", ""]
-    lines += ["## Verdict", "", *verdict(c, fails)]
-    lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | p |",
+    lines += ["## Verdict", "", *verdict(c, fails), "", GLOSSARY]
+    lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | Holm p |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for _, r in c.seats.iterrows():
         if r["metric"] == "win_rate":
-            lines.append(f"| {r['name']} | win share % | {_pct(r['A'])} | {_pct(r['B'])} | "
-                         f"{_pp(r['diff'])} ({_pp(r['lo'])} to {_pp(r['hi'])}) | {r['p']:.3g} |")
+            star = " **" if r["beyond_noise"] else ""
+            lines.append(f"| {r['name']}{star} | win share % | {_pct(r['A'])} | {_pct(r['B'])} "
+                         f"| {_pp(r['diff'])} pp ({_pp(r['lo'])} to {_pp(r['hi'])}) | "
+                         f"{r['p_adjusted']:.3g} |")
         else:
             lines.append(f"| {r['name']} | mean score | {r['A']:.2f} | {r['B']:.2f} | "
-                         f"{r['diff']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f}) | {r['p']:.3g} |")
+                         f"{r['diff']:+.2f} points ({r['lo']:+.2f} to {r['hi']:+.2f}) | "
+                         f"not tested |")
     lines += ["", "![Win share per seat](compare-seats.png)", "", "## Cards", "",
-              "GIH WR: win rate of players who held the card; IWD: GIH WR minus the win rate "
-              "of players who never held it; all in %, changes in percentage points. The cards "
-              "B changes come first, then the others by the size of their change; ** marks a "
-              "change beyond noise after Holm's correction.", "",
+              "Strength: IWD minus the table's average, in pp (the frame every report names "
+              "a card in); GIH WR and raw IWD beside it, not tested. The cards B changes "
+              "come first, then the others by the size of their change; ** marks a real "
+              "change (Holm over every change tested).", "",
               *([] if not c.sequential else [
-                  "The sequential test above is the decision: it tested one metric, chosen "
-                  "before the games, until it was decided. This table is exploratory: it "
-                  "tests all the cards at once, so each needs a larger change to count, and "
-                  "a card the test decided may still read as within noise here.", ""]),
-              "| card | GIH A | GIH B | change (95% CI) | Holm p | IWD A | IWD B | IWD change |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "The sequential test above chose when to stop playing: it followed one "
+                  "metric, chosen before the games. Every verdict, that metric's included, "
+                  "is the one rule's, over every change tested.", ""]),
+              "| card | strength A | strength B | change (95% CI) | Holm p | GIH A % | "
+              "GIH B % | IWD A | IWD B |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    gih = c.cards[c.cards["metric"] == "gih_wr"].set_index("name")
     iwd = c.cards[c.cards["metric"] == "iwd"].set_index("name")
     for _, r in changed_first(c).iterrows():
-        i = iwd.loc[r["name"]]
+        g, i = gih.loc[r["name"]], iwd.loc[r["name"]]
         star = " **" if r["beyond_noise"] else ""
-        lines.append(f"| {r['name']}{star} | {_pct(r['A'])} | {_pct(r['B'])} | {_pp(r['diff'])} "
+        lines.append(f"| {r['name']}{star} | {_pp(r['A'])} | {_pp(r['B'])} | {_pp(r['diff'])} "
                      f"({_pp(r['lo'])} to {_pp(r['hi'])}) | {r['p_adjusted']:.3g} | "
-                     f"{_pp(i['A'])} | {_pp(i['B'])} | {_pp(i['diff'])} |")
+                     f"{_pct(g['A'])} | {_pct(g['B'])} | {_pp(i['A'])} | {_pp(i['B'])} |")
     lines += ["", "![Card strength change](compare-cards.png)", "",
               "Data: [compare_seats.csv](compare_seats.csv), "
-              "[compare_cards.csv](compare_cards.csv).", ""]
+              "[compare_cards.csv](compare_cards.csv), [balance.json](balance.json).", ""]
     path = out / "compare.md"
     atomic_write_text(path, "\n".join(lines))
     return path
@@ -286,10 +441,10 @@ def seat_figure(c: Comparison):
 
 
 def card_figure(c: Comparison):
-    """Each card's GIH win-rate change with its paired interval (red: beyond noise)."""
+    """Each card's strength change with its paired interval (red: a real change)."""
     import matplotlib.pyplot as plt
 
-    g = c.cards[c.cards["metric"] == "gih_wr"].sort_values("diff")
+    g = c.cards[c.cards["metric"] == "strength"].sort_values("diff")
     fig, ax = plt.subplots(figsize=(7, max(4, 0.16 * len(g))))
     y = np.arange(len(g))
     colors = np.where(g["beyond_noise"], "tab:red", "tab:gray")
@@ -298,33 +453,62 @@ def card_figure(c: Comparison):
     ax.scatter(100 * g["diff"], y, c=colors, s=12, zorder=3)
     ax.axvline(0, color="k", lw=1)
     ax.set_yticks(y, g["name"], fontsize=6)
-    ax.set_xlabel("change of GIH win rate, B - A (percentage points, 95% paired CI)")
-    ax.set_title("Card strength change (red: beyond noise after Holm's correction)")
+    ax.set_xlabel("change of card strength (IWD minus the table's average), B - A "
+                  "(pp, 95% paired CI)")
+    ax.set_title("Card strength change (red: a real change, Holm over every change tested)")
     fig.tight_layout()
     return fig
 
 
+def balance_json(c: Comparison) -> str:
+    """balance.json of a comparison: A's and B's answers, and the other judge's."""
+    doc = {"units": "pp", "tables": [b.as_dict() for b in c.balance]}
+    if c.other_balance:
+        doc["other_judge"] = {"judge": c.other_balance[0],
+                              "tables": [b.as_dict() for b in c.other_balance[1:]]}
+    return json.dumps(doc, indent=1) + "\n"
+
+
 def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
-    """`simsym compare --json`: the verdict as one JSON object (rates as fractions)."""
+    """`simsym compare --json`: the verdict as one JSON object, every difference and share in
+    pp (``"units": "pp"``), judged by the one rule (``real``)."""
     def row(r, *keys):
-        return plain_row(r, *keys, digits=6)
+        out = plain_row(r, *keys, digits=6)
+        for k in ("A", "B", "diff", "lo", "hi"):
+            if k in out and out[k] is not None:
+                out[k] = round(out[k] * 100, 4)
+        if "beyond_noise" in out:
+            out["real"] = out.pop("beyond_noise")
+        return out
 
     gap = c.gap.iloc[0]
     wr = c.seats[c.seats["metric"] == "win_rate"]
-    moved = changed_first(c)
-    moved = moved[moved["beyond_noise"]]
+    st = changed_first(c)
+    balanced = {}
+    if c.balance:
+        balanced = {"a": c.balance[0].as_dict(), "b": c.balance[1].as_dict(),
+                    "moves": criteria_moves(*c.balance)}
+        if c.other_balance:
+            label, oa, ob = c.other_balance
+            balanced["other_judge"] = {"judge": label, "a": oa.answer, "b": ob.answer,
+                                       "moves": criteria_moves(oa, ob)}
     return json.dumps({
-        "a": c.a_name, "b": c.b_name, "games": c.games, "seed": c.seed,
+        "a": c.a_name, "b": c.b_name, "games": c.games, "seed": c.seed, "units": "pp",
         "tables": {"a": c.tables[0], "b": c.tables[1]},
+        "balanced": balanced,
         "changes": plain_changes(c),
         "changed_cards": list(c.changes[1]),
         "sequential": [line.removeprefix("- ").replace("**", "")
                        for line in c.sequential or ()],
-        "seat_gap": row(gap, "A", "B", "diff", "lo", "hi", "beyond_noise"),
-        "seats": [row(r, "name", "A", "B", "diff", "lo", "hi", "beyond_noise")
+        "tested": c.tested,
+        "seat_gap": row(gap, "A", "B", "diff", "lo", "hi", "p_adjusted", "beyond_noise"),
+        "seats": [row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted", "beyond_noise")
                   for _, r in wr.iterrows()],
+        "changed_cards_strength": [row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted",
+                                       "beyond_noise")
+                                   for _, r in st[st["name"].isin(c.changes[1])].iterrows()],
         "cards_beyond_noise": [row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted")
-                               for _, r in moved.iterrows()],
+                               for _, r in st[st["beyond_noise"]].iterrows()],
         "failed": fails, "report": str(path)}, indent=1)
 
 

@@ -63,7 +63,9 @@ def seat_metrics(totals: dict, players: int) -> dict[str, np.ndarray]:
 
 
 def card_metrics(agg: np.ndarray, totals: dict) -> dict[str, np.ndarray]:
-    """Per card, pooled over strategies: GIH WR, GNS WR, IWD, play rate (NaN where empty)."""
+    """Per card, pooled over strategies: GIH WR, GNS WR, IWD, play rate and strength (IWD
+    minus the table's average IWD, the frame every report names a card in); NaN where
+    empty."""
     a = agg.sum(axis=0).astype(float)
     player_games = float(totals["strat_games"].sum())
     player_wins = totals["strat_wins"].sum() / E.WIN_UNITS
@@ -73,7 +75,10 @@ def card_metrics(agg: np.ndarray, totals: dict) -> dict[str, np.ndarray]:
         gih = held_w / held_n
         gns = (player_wins - held_w) / (player_games - held_n)
         play = a[:, E.AGG.PLAYED_N] / held_n
-    return {"gih_wr": gih, "gns_wr": gns, "iwd": gih - gns, "play_rate": play}
+    iwd = gih - gns
+    mean = float(np.nanmean(iwd)) if np.isfinite(iwd).any() else np.nan
+    return {"gih_wr": gih, "gns_wr": gns, "iwd": iwd, "play_rate": play,
+            "strength": iwd - mean}
 
 
 @dataclass

@@ -138,10 +138,11 @@ def interval(d) -> tuple[float, float, float]:
 
 # --- metrics of one block ------------------------------------------------------------------
 
-_METRIC = re.compile(r"^(seat-gap|seat:(\d+)|(gih|iwd|play):(.+))$")
+_METRIC = re.compile(r"^(seat-gap|seat:(\d+)|(card|gih|iwd|play):(.+))$")
 METRICS = {
     "seat-gap": "best minus worst seat's win share",
     "seat:N": "seat N's win share (0-based)",
+    "card:CARD": "CARD's strength: its IWD minus the table's average IWD",
     "gih:CARD": "win share of players who held CARD",
     "iwd:CARD": "CARD's improvement when drawn (held minus never held)",
     "play:CARD": "CARD's play rate when held",
@@ -164,12 +165,14 @@ class Metric:
             return float(seat_metrics(totals, players)["seat_gap"][0])
         if self.seat is not None:
             return float(seat_metrics(totals, players)["win_rate"][self.seat])
-        name = {"gih": "gih_wr", "iwd": "iwd", "play": "play_rate"}[self.card_kind]
+        name = {"card": "strength", "gih": "gih_wr", "iwd": "iwd",
+                "play": "play_rate"}[self.card_kind]
         return float(card_metrics(agg, totals)[name][self.kinds[which]])
 
 
 def parse_metric(spec: str, a_sc, b_sc) -> Metric:
-    """``seat-gap``, ``seat:N`` or ``gih|iwd|play:CARD`` -> a Metric, or a clear error."""
+    """``seat-gap``, ``seat:N`` or ``card|gih|iwd|play:CARD`` -> a Metric, or a clear
+    error."""
     m = _METRIC.match(spec.strip())
     if not m:
         raise SimsymError(f"metric {spec!r}: allowed: " + "; ".join(
@@ -320,6 +323,21 @@ def verdict_lines(look: Look, metric: Metric, test: SPRT, cap: int) -> list[str]
             + f" against bounds {d.lower:+.2f} (no change) and {d.upper:+.2f} (a change)."]
 
 
+def subject_row(c, metric: Metric):
+    """The row of a comparison (simsym.studies.compare.Comparison) that holds the metric the
+    sequential test played for: the same difference judged by the one rule."""
+    if metric.spec == "seat-gap":
+        return c.gap.iloc[0]
+    if metric.seat is not None:
+        s = c.seats[c.seats["metric"] == "win_rate"]
+        return s.iloc[metric.seat]
+    name = {"card": "strength", "gih": "gih_wr", "iwd": "iwd",
+            "play": "play_rate"}[metric.card_kind]
+    card = metric.spec.split(":", 1)[1].strip()
+    rows = c.cards[(c.cards["metric"] == name) & (c.cards["name"] == card)]
+    return rows.iloc[0]
+
+
 def compare_until_decided(a_sc, b_sc, metric: Metric, test: SPRT, *, seed: int,
                           block: int = 200, max_games: int = 200_000, jobs: int = 1,
                           on_games=None):
@@ -332,5 +350,18 @@ def compare_until_decided(a_sc, b_sc, metric: Metric, test: SPRT, *, seed: int,
                                   max_games=max_games, jobs=jobs, on_games=on_games):
         pass
     c = comparison_of(batched(a_sc, look.a_blocks, seed), batched(b_sc, look.b_blocks, seed))
-    c.sequential = verdict_lines(look, metric, test, max_games)
+    c.sequential = verdict_lines(look, metric, test, max_games) + [one_rule_line(c, metric)]
     return c, look
+
+
+def one_rule_line(c, metric: Metric) -> str:
+    """The tested metric's difference over the games played, judged by the one rule (the
+    sequential test chose when to stop; the verdict is the rule's, as everywhere)."""
+    from simsym.analysis.balance import fmt_pp
+    from simsym.studies.compare import rule_words
+
+    r = subject_row(c, metric)
+    judged = ("shown, not among the changes the one rule tests"
+              if math.isnan(float(r["p_adjusted"])) else rule_words(r, c.tested))
+    return (f"- **The verdict** on `{metric.spec}`, by the one rule over the games played: "
+            f"{fmt_pp(r['diff'], r['lo'], r['hi'])}, {judged}.")

@@ -407,4 +407,4 @@ def test_the_workbench_judges_with_a_learned_table(tmp_path):
         assert r.status_code == 200, r.text
         st = wait_job(app, job_id(r.text))
         assert st.status == "done", st.error
-        assert st.last["games"] > 0 and st.last["metric"] == "gih:Krater"
+        assert st.last["games"] > 0 and st.last["metric"] == "card:Krater"

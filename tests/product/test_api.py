@@ -5,7 +5,7 @@ import gc
 import pytest
 
 from simsym import api
-from simsym.errors import InputError
+from simsym.errors import InputError, SimsymError
 from simsym.model.scenario import BASE_SCENARIO
 
 
@@ -19,6 +19,16 @@ def test_run_and_load(tmp_path):
     assert again.summary == res.summary
     assert res.report().exists()
     assert len(res.compensation) == 4
+    # pp by default, as the reports say it: a win share of 25.0, not 0.25
+    frac = api.load(tmp_path, units="fraction")
+    assert res.seats["win_rate"].tolist() == pytest.approx(
+        (100 * frac.seats["win_rate"]).tolist())
+    assert res.cards["strength"].tolist() == pytest.approx(
+        (100 * frac.cards["strength"]).tolist(), nan_ok=True)
+    assert res.seats["win_rate"].sum() == pytest.approx(100, abs=0.01)
+    assert res.balanced == res.balance.answer in ("yes", "no", "not decided")
+    with pytest.raises(SimsymError, match="units 'percent': allowed: pp, fraction"):
+        api.load(tmp_path, units="percent")
 
 
 def test_scenario_from_a_file_with_overrides_and_from_a_mapping(tmp_path):
@@ -66,9 +76,22 @@ def test_compare_says_what_changed_and_lists_that_card_first(tmp_path):
     base = api.scenario(games=400)
     c = api.compare(base, api.scenario(base, cards={"Plato": "4I; IO"}), seed=3)
     assert c.changes == ["Plato: 5I; IO → 4I; IO"]
-    assert c.cards["name"].iloc[0] == "Plato" and c.cards["metric"].iloc[0] == "gih_wr"
+    assert c.cards["name"].iloc[0] == "Plato" and c.cards["metric"].iloc[0] == "strength"
     assert c.comparison.games == 400 and c.comparison.seed == 3
-    assert c.verdict[0].startswith("Seat gap (best minus worst seat's win rate): A ")
+    assert c.verdict[0].startswith("Seat gap (best minus worst seat's win share): A ")
+    assert c.verdict[1].startswith("Plato (changed by B): strength ")
+    # shares and differences in pp by default, as the reports say them; fractions on request
+    f = api.CompareResult(c.comparison, "fraction")
+    pp, fr = c.cards.set_index(["metric", "name"]), f.cards.set_index(["metric", "name"])
+    assert pp.loc[("strength", "Plato"), "diff"] == pytest.approx(
+        100 * fr.loc[("strength", "Plato"), "diff"])
+    assert pp.loc[("strength", "Plato"), "unit"] == "pp"
+    assert fr.loc[("strength", "Plato"), "unit"] == "fraction"
+    seats = c.seats.set_index(["metric", "name"])
+    assert seats.loc[("mean_score", "seat 0"), "unit"] == "points"
+    assert seats.loc[("mean_score", "seat 0"), "diff"] == pytest.approx(
+        f.seats.set_index(["metric", "name"]).loc[("mean_score", "seat 0"), "diff"])
+    assert c.balanced["a"].answer in ("yes", "no", "not decided")
     html = c._repr_html_()
     assert "<li>Plato: 5I; IO → 4I; IO</li>" in html and "Holm p" in html
     md = c.report(tmp_path).read_text()

@@ -264,8 +264,17 @@ def test_report_from_a_real_run(which, request):
         assert (run_dir / target).is_file(), target
         if target.endswith(".png"):
             assert (run_dir / target).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert md.index("## Verdict") < md.index("## Seats") < md.index("## Cards") \
-        < md.index("## The run")
+    assert md.index("## Balanced?") < md.index("## Glossary") < md.index("## Verdict") \
+        < md.index("## Seats") < md.index("## Cards") < md.index("## The run")
+    assert md.index("## Glossary") < md.index("\n| ")  # the glossary before the first table
+    # one count of strong and weak cards: the verdict's is the card table's markers'
+    m = re.search(r"(\d+) strong and (\d+) weak beyond noise, of (\d+) cards", md)
+    table = md[md.index("## Cards"):md.index("## Cards") + 60_000].split("\n\n")[2]
+    assert (int(m[1]), int(m[2])) == (table.count("▲"), table.count("▼"))
+    answer = json.loads((run_dir / "balance.json").read_text())
+    assert answer["units"] == "pp"
+    assert f"**Table ({answer['tables'][0]['judge'][7:-1]}): {answer['tables'][0]['balanced']}." \
+        in md
     s = json.loads((run_dir / "summary.json").read_text())
     assert "simsym report" in md and f"--seed {s['seed']}" in md and f"--games {s['games']}" in md
     assert "fair share" in md and "bias" in md.lower()

@@ -231,7 +231,7 @@ def test_a_run_streams_looks_and_matches_simsym_compare(client, app, form, folde
     st = wait_job(app, job_id(r.text))
     assert st.status == "done", st.error
     look = st.last
-    assert look["metric"] == "gih:Krater" and look["verdict"] == "greater"
+    assert look["metric"] == "card:Krater" and look["verdict"] == "greater"
     assert look["lo"] > 0.02 or look["verdict"] != "greater" or look["mean"] > 0.02
     # the point estimates are simsym compare's on the same games (batching moves only the
     # intervals): run it on the saved variant
@@ -243,12 +243,18 @@ def test_a_run_streams_looks_and_matches_simsym_compare(client, app, form, folde
     c = compare(str(folder / "base.yaml"), str(path), games=look["games"])
     win = c.seats[c.seats["metric"] == "win_rate"]["diff"].tolist()
     assert [s["diff"] for s in look["seats"]] == pytest.approx(win, abs=1e-12)
-    gih = c.cards[(c.cards["metric"] == "gih_wr") & (c.cards["name"] == "Krater")]
+    strength = c.cards[(c.cards["metric"] == "strength") & (c.cards["name"] == "Krater")]
     krater = next(x for x in look["cards"] if x["name"] == "Krater")
-    assert krater["diff"] == pytest.approx(float(gih["diff"].iloc[0]), abs=1e-12)
-    # the stream: an update with the verdict, then "done"
+    assert krater["diff"] == pytest.approx(float(strength["diff"].iloc[0]), abs=1e-12)
+    assert look["subject"]["diff"] == krater["diff"]  # the headline's is the card table's
+    # the stream: an update with the headline (the estimate and the one rule), then "done"
     events = client.get(f"/jobs/{st.id}/events").text
-    assert "event: update" in events and "B raises gih:Krater" in events
+    d = look["subject"]
+    assert "event: update" in events
+    assert (f"Krater: strength against the table's average {100 * d['A']:+.1f} \u2192 "
+            f"{100 * d['B']:+.1f} pp, a change of {100 * d['diff']:+.1f} pp "
+            f"({100 * d['lo']:+.1f} to {100 * d['hi']:+.1f}): {d['words']}") in events
+    assert "the sequential test on card:Krater decided (it found a rise of at least" in events
     assert "under greedy players (its own table)" in events  # the one table that plays
     assert events.rstrip().endswith("data: finished")
     for name in ("trace", "seats", "cards"):

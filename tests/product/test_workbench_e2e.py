@@ -80,19 +80,27 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
         t0 = time.monotonic()
         page.locator("#run").click()
         verdict = page.locator("#verdict")
-        expect(verdict).to_have_text(re.compile(r"^(B raises|B lowers|B does not|undecided)"),
-                                     timeout=180_000)
+        expect(verdict).to_have_text(re.compile(r"^Krater: strength against the table's "
+                                                r"average "), timeout=180_000)
         first = time.monotonic() - t0
-        expect(verdict).to_have_text("B raises gih:Krater: the test favours +2 pp over no change"
-                                     " — under greedy players (its own table)", timeout=180_000)
+        # the headline: the estimate with its interval, judged by the one rule; the sequential
+        # test only says why the play stopped
+        expect(page.locator("#stop")).to_have_text(re.compile(
+            r"^Stopped after [\d,]+ games each: the sequential test on card:Krater decided "
+            r"\(it found a rise of at least 2 pp\)\.$"), timeout=180_000)
+        expect(verdict).to_have_text(re.compile(
+            r"^Krater: strength against the table's average [+-]\d+\.\d \u2192 [+-]\d+\.\d pp, "
+            r"a change of \+\d+\.\d pp \([+-]\d+\.\d to [+-]\d+\.\d\): a real change — "
+            r"under greedy players \(its own table\)$"))
+        expect(page.locator("#balanced")).to_contain_text("What B changed in the answer: cards ")
         expect(page.locator("#seat-deltas tr")).to_have_count(4 + 2)  # header, 4 seats, gap
         expect(page.locator("#card-deltas")).to_contain_text("Krater")
         # what B changes opens the result; the changed card leads the exploratory table
         expect(page.locator("#what-changed")).to_contain_text(
             "Krater: 1W, Container → 2W, Container")
         expect(page.locator("#card-deltas tr").nth(1)).to_contain_text("Krater")
-        expect(page.locator("h4", has_text="exploratory")).to_contain_text("The verdict above "
-                                                                           "is the decision")
+        expect(page.locator("h4", has_text="Cards: strength")).to_contain_text(
+            "a real change, by the one rule (Holm over the 80 changes tested")
         plot = page.locator("img[alt='card strength change']")
         expect(plot).to_be_visible(timeout=60_000)
         page.wait_for_function("document.querySelector(\"img[alt='card strength change']\")"
@@ -153,7 +161,7 @@ def test_the_judge_is_picked_on_the_page(tmp_path, browser):
         expect(judged_by).to_have_text(" — under learned players (strong table)",
                                        timeout=180_000)
         print(f"\nstrong judge, click Run to the first verdict: {time.monotonic() - t0:.1f} s")
-        expect(page.locator("#verdict")).to_have_text(re.compile(r"^B raises gih:Krater"),
+        expect(page.locator("#verdict")).to_have_text(re.compile(r"^Krater: strength "),
                                                       timeout=180_000)
         # one job at a time: the plots end it
         expect(page.locator("#job .job")).to_have_attribute("data-status", "done",

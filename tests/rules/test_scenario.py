@@ -87,7 +87,8 @@ def test_several_errors_are_reported_together(tmp_path):
         f"{p}:2: players: expected a whole number from 2 to 6, found 7",
         f"{p}:3: colour: unknown key 'colour'; allowed: " + ", ".join(
             ("name", "description", "extends", "cards", "rules", "players", "strategies",
-             "judges", "seating", "games", "seed", "sweep", "ladder", "tune", "train")),
+             "judges", "seating", "games", "seed", "balance", "sweep", "ladder", "tune",
+                 "train")),
         f"{p}:5: rules.hand_sise: unknown rule option 'hand_sise' (did you mean 'hand_size'?); "
         "`simsym options` lists them",
     ]

@@ -73,7 +73,10 @@ rules:
     assert r.exit_code == 0, r.output
     assert "changed: Krater: 1 → 3 copies; Orgy: removed" in r.output
     md = (tmp_path / "out" / "compare.md").read_text().splitlines()
-    assert md[2:5] == ["## What changed (B against A)", "", "- Krater: 1 → 3 copies"]
+    assert md[2] == "## Balanced?"  # the answer first, then what B changes
+    i = md.index("## What changed (B against A)")
+    assert md[i + 1:i + 3] == ["", "- Krater: 1 → 3 copies"]
+    assert any(line.startswith("- **What B changed in the answer:** cards ") for line in md[:i])
     first = next(i for i, line in enumerate(md) if line.startswith("| card |")) + 2
     assert md[first].startswith("| Krater") and md[first + 1].startswith("| Plato")
 
@@ -174,8 +177,14 @@ def test_run_and_compare_print_their_verdict_as_json_for_scripts(tmp_path):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     judges = json.loads((tmp_path / "judged" / "judges.json").read_text())
-    assert doc["scenario"] == "base" and doc["tables"] == judges["tables"]
+    assert doc["scenario"] == "base" and doc["units"] == "pp"
     assert set(doc["tables"]) == {"fast", "strong"} and doc["games"] == 200
+    for role in ("fast", "strong"):  # judges.json's shares, in pp
+        t, j = doc["tables"][role], judges["tables"][role]
+        assert t["gap"] == pytest.approx(100 * j["gap"], abs=1e-4)
+        assert [s["win_rate"] for s in t["seats"]] == pytest.approx(
+            [100 * s["win_rate"] for s in j["seats"]], abs=1e-4)
+        assert [s["mean_score"] for s in t["seats"]] == [s["mean_score"] for s in j["seats"]]
 
     r = CliRunner().invoke(main, ["run", BASE, "--judge", "fast", "--games", "200", "--jobs",
                                   "1", "--no-report", "--out", str(tmp_path / "fast"), "--json"])
@@ -183,8 +192,10 @@ def test_run_and_compare_print_their_verdict_as_json_for_scripts(tmp_path):
     doc = json.loads(r.stdout)
     seats = json.loads((tmp_path / "fast" / "summary.json").read_text())["seats"]
     rates = [s["win_rate"] for s in seats]
-    assert [s["win_rate"] for s in doc["tables"]["table"]["seats"]] == rates
-    assert doc["tables"]["table"]["gap"] == round(max(rates) - min(rates), 6)
+    assert [s["win_rate"] for s in doc["tables"]["table"]["seats"]] == pytest.approx(
+        [100 * x for x in rates], abs=1e-4)
+    assert doc["tables"]["table"]["gap"] == pytest.approx(100 * (max(rates) - min(rates)),
+                                                          abs=1e-3)
     assert doc["tables"]["table"]["strategy"] == "greedy"
 
     r = CliRunner().invoke(main, ["compare", BASE, NERF, "--judge", "fast", "--games", "300",
@@ -196,7 +207,10 @@ def test_run_and_compare_print_their_verdict_as_json_for_scripts(tmp_path):
     assert doc["a"] == "base" and doc["b"] == "plato-nerf" and doc["games"] == 300
     assert doc["failed"] and doc["failed"][0].startswith("seat-gap>0pp")
     gap = doc["seat_gap"]
-    assert gap["diff"] == pytest.approx(gap["B"] - gap["A"], abs=2e-6)
+    assert doc["units"] == "pp"
+    assert gap["diff"] == pytest.approx(gap["B"] - gap["A"], abs=2e-4)
+    assert doc["balanced"]["a"]["balanced"] in ("yes", "no", "not decided")
+    assert doc["balanced"]["moves"].startswith("cards ")
 
 
 def test_seats_csv_is_the_reports_seat_table_one_row_a_seat(tmp_path):
