@@ -33,6 +33,9 @@ import pandas as pd
 from simsym.analysis import stats
 
 DEFAULT_BAND = 0.03  # both criteria's band, as a fraction (3 pp)
+# The one rule, in the words every report's glossary, the README and the guide state it.
+RULE = ("a real change is one whose Holm-adjusted p-value, over everything the report tests, "
+        "is below 0.05")
 MET, NOT_MET, UNDECIDED = "met", "not met", "not decided"
 WORDS = {MET: "yes", NOT_MET: "no", UNDECIDED: "not decided"}
 

@@ -175,3 +175,78 @@ def test_criteria_moves_say_what_a_change_fixed_or_broke():
     assert criteria_moves(good, bad) == ("cards: met -> not met (broke); "
                                          "seats: met -> not met (broke)")
     assert criteria_moves(good, good) == "cards met on both; seats met on both"
+
+
+# --- one change, one verdict everywhere ---------------------------------------------------------
+
+def _words(text: str) -> str:
+    return " ".join(text.replace("*", "").split()).lower()
+
+
+def test_the_readme_the_guide_and_every_report_state_the_one_rule():
+    from simsym.analysis.balance import RULE
+    from simsym.model.scenario import REPO_ROOT
+    from simsym.report.markdown import GLOSSARY
+
+    for doc in (REPO_ROOT / "README.md", REPO_ROOT / "docs" / "designer-guide.md"):
+        assert _words(RULE) in _words(doc.read_text()), doc
+    assert _words(RULE) in _words(GLOSSARY)
+
+
+def test_one_change_reads_the_same_in_the_report_the_terminal_the_api_and_the_workbench(
+        tmp_path):
+    """Plato one point weaker, compared on the same deals by `simsym compare` (compare.md and
+    --json), by the notebook API and on the workbench's page: the same strength change, the
+    same interval, the same words of the one rule, in pp everywhere."""
+    import json
+
+    from click.testing import CliRunner
+
+    from simsym import api
+    from simsym.cli.main import main
+    from simsym.model.scenario import BASE_SCENARIO
+    from simsym.serve.app import verdict_text
+    from simsym.serve.jobs import summarise
+    from simsym.studies.compare import rule_words
+    from simsym.studies.sequential import Decision, Look, parse_metric
+
+    nerf = tmp_path / "plato-4.yaml"
+    nerf.write_text(f"extends: {BASE_SCENARIO}\nname: plato-4\ncards:\n  overrides:\n"
+                    "    Plato: \"4I; IO\"\n")
+    args = dict(games=2_000, seed=11, judge="fast")
+    out = tmp_path / "cmp"
+    r = CliRunner().invoke(main, ["compare", str(BASE_SCENARIO), str(nerf), "--games", "2000",
+                                  "--seed", "11", "--judge", "fast", "--jobs", "1", "--out",
+                                  str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    md = (out / "compare.md").read_text()
+
+    res = api.compare(str(BASE_SCENARIO), str(nerf), jobs=1, **args)
+    c = res.comparison
+    row = res.cards.set_index(["metric", "name"]).loc[("strength", "Plato")]
+    words = rule_words(c.cards[(c.cards["metric"] == "strength")
+                               & (c.cards["name"] == "Plato")].iloc[0], c.tested)
+    change = f"{row['diff']:+.1f} pp ({row['lo']:+.1f} to {row['hi']:+.1f})"
+
+    # the report and the API: the same line
+    said = f"strength {row['A']:+.1f} -> {row['B']:+.1f} pp, change {change}: {words}."
+    assert f"- **Plato** (changed by B): {said}" in md
+    assert f"Plato (changed by B): {said}" in res.verdict
+    # the terminal's --json: the same figures in pp, the same call
+    js = doc["changed_cards_strength"][0]
+    assert js["name"] == "Plato" and js["real"] == bool(row["real"])
+    assert (js["diff"], js["lo"], js["hi"]) == pytest.approx((row["diff"], row["lo"],
+                                                              row["hi"]), abs=1e-3)
+    assert doc["balanced"]["moves"] == res.balanced["moves"]
+    assert f"**What B changed in the answer:** {res.balanced['moves']}." in md
+    # the workbench's headline on the same comparison
+    look = Look(c.games, Decision(40, "less", 0.0, 5.0, -3.0, 3.0, row["diff"] / 100,
+                                  row["lo"] / 100, row["hi"] / 100), [], [], [], [])
+    metric = parse_metric("card:Plato", api.scenario(str(BASE_SCENARIO)),
+                          api.scenario(str(nerf)))
+    page = summarise(c, look, metric, 0.02)
+    assert verdict_text(page, True) == (
+        f"Plato: strength against the table's average {row['A']:+.1f} \u2192 {row['B']:+.1f} "
+        f"pp, a change of {change}: {words}")
+    assert page["balanced"]["moves"] == res.balanced["moves"]

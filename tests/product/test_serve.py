@@ -14,6 +14,7 @@ import time
 from html import unescape
 from pathlib import Path
 
+import pandas as pd
 import psutil
 import pytest
 from click.testing import CliRunner
@@ -238,7 +239,7 @@ def test_a_run_streams_looks_and_matches_simsym_compare(client, app, form, folde
     path = folder / "krater-run.yaml"
     client.post("/save", data={**form, "save_name": "krater-run", "overwrite": "yes"},
                 headers=HX)
-    from simsym.studies.compare import compare
+    from simsym.studies.compare import compare, rule_words
 
     c = compare(str(folder / "base.yaml"), str(path), games=look["games"])
     win = c.seats[c.seats["metric"] == "win_rate"]["diff"].tolist()
@@ -253,7 +254,8 @@ def test_a_run_streams_looks_and_matches_simsym_compare(client, app, form, folde
     assert "event: update" in events
     assert (f"Krater: strength against the table's average {100 * d['A']:+.1f} \u2192 "
             f"{100 * d['B']:+.1f} pp, a change of {100 * d['diff']:+.1f} pp "
-            f"({100 * d['lo']:+.1f} to {100 * d['hi']:+.1f}): {d['words']}") in events
+            f"({100 * d['lo']:+.1f} to {100 * d['hi']:+.1f}): {d['words']}") in unescape(events)
+    assert d["words"] == rule_words(pd.Series(d), look["tested"])
     assert "the sequential test on card:Krater decided (it found a rise of at least" in events
     assert "under greedy players (its own table)" in events  # the one table that plays
     assert events.rstrip().endswith("data: finished")

@@ -90,7 +90,8 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
             r"\(it found a rise of at least 2 pp\)\.$"), timeout=180_000)
         expect(verdict).to_have_text(re.compile(
             r"^Krater: strength against the table's average [+-]\d+\.\d \u2192 [+-]\d+\.\d pp, "
-            r"a change of \+\d+\.\d pp \([+-]\d+\.\d to [+-]\d+\.\d\): a real change — "
+            r"a change of \+\d+\.\d pp \([+-]\d+\.\d to [+-]\d+\.\d\): (a real change|its "
+            r"interval excludes 0, but not told apart from noise once 80 changes are tested) — "
             r"under greedy players \(its own table\)$"))
         expect(page.locator("#balanced")).to_contain_text("What B changed in the answer: cards ")
         expect(page.locator("#seat-deltas tr")).to_have_count(4 + 2)  # header, 4 seats, gap
