@@ -76,9 +76,10 @@ GLOSSARY = """\
 - **Paired**: two scenarios played on the same deals, so the luck of the deal cancels in
   their difference; its interval comes from the spread of that difference over batches of
   games.
-- **Holm**: the correction for testing many things at once. The one rule: {rule} (a card
-  strong or weak beyond noise likewise, against the table's average); an interval that
-  excludes 0 without that is not told apart from noise once every test is counted.
+- **Holm**: the correction for testing many things at once.
+- **The one rule**: {rule} (a card is strong or weak beyond noise likewise, against the
+  table's average); an interval that excludes 0 without that is not told apart from noise
+  once every test is counted.
 - **Balanced**: every card's strength within the card band of the table's average, and the
   best seat's win share within the seat band of the worst's (3 pp each unless the scenario's
   `balance:` says otherwise); *not decided* where an estimate is outside a band but within

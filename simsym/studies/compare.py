@@ -323,8 +323,8 @@ def verdict(c: Comparison, fails: list[str]) -> list[str]:
     """The verdict lines of compare.md (also gathered by `simsym compare-tree`): every
     difference in pp with its interval, judged by the one rule."""
     gap = c.gap.iloc[0]
-    lines = [f"- **Seat gap** (best minus worst seat's win share): A {_pct(gap['A'])}%, "
-             f"B {_pct(gap['B'])}%, change {_change(gap)}: {rule_words(gap, c.tested)}."]
+    lines = [f"- **Seat gap** (best minus worst seat's win share): A {_pct(gap['A'])} pp, "
+             f"B {_pct(gap['B'])} pp, change {_change(gap)}: {rule_words(gap, c.tested)}."]
     st = changed_first(c)
     changed = st[st["name"].isin(c.changes[1])]
     for _, r in changed.iterrows():
