@@ -80,9 +80,9 @@ def test_a_sweep_over_two_tables_equals_plain_runs_and_ignores_jobs(tmp_path):
                 lo, hi = swept[name]["strength_ci95"]
                 assert (lo, hi) == (pytest.approx(row["strength_lo"], abs=1e-6),
                                     pytest.approx(row["strength_hi"], abs=1e-6))
-                # Holm's verdict is stricter than the report's uncorrected marker, never looser.
+                # the sweep's verdict is the run report's mark (Holm over the cards)
                 v = swept[name]["verdict"]
-                assert v == "" or row["iwd_mark"] == {"strong": "+", "weak": "-"}[v]
+                assert row["iwd_mark"] == {"strong": "+", "weak": "-", "": ""}[v]
 
     # sweep.md opens with each table's answer, then the glossary, before every other table
     md = (a / "sweep.md").read_text()
@@ -197,7 +197,10 @@ def test_verdicts_are_the_report_markers_with_holm(base):
     v = iwd_verdicts(card_strength(counts, 4), avg)
     # p < 0.05 exactly where the card report's 95% interval excludes the average ...
     ok = v["iwd_p"].notna()
-    assert ((v["iwd_p"] < 0.05) == (v["iwd_mark"] != ""))[ok].all()
+    excludes = (v["iwd_lo"] > avg) | (v["iwd_hi"] < avg)
+    assert ((v["iwd_p"] < 0.05) == excludes)[ok].all()
+    # ... the card report's mark is the verdict (the one rule) ...
+    assert (v["iwd_mark"] == v["iwd_verdict"].map({"strong": "+", "weak": "-", "": ""})).all()
     # ... and Holm's adjusted p decides the verdict, on the side of the IWD.
     assert (v["iwd_p_holm"] >= v["iwd_p"])[ok].all()
     strong = v["iwd_verdict"] == "strong"
