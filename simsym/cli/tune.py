@@ -40,7 +40,10 @@ The `tune:` block (a complete example ships as simsym:tune-cards):
 def tune(spec_path, out, resume, force, jobs, judge, quiet):
     """Search the `tune:` block of SPEC (knobs, targets, budget: below) on
     the same deals for every candidate, re-measure the best on held-out deals, confirm the
-    winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv."""
+    winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv.
+
+    tune.md opens with "Balanced?" for the start and the winner (balance.json holds both);
+    the command prints both answers in one line."""
     from simsym.model.scenario import load_scenario
     from simsym.run.lock import out_dir_lock
     from simsym.studies.tune_report import run_tune
@@ -72,15 +75,17 @@ def tune(spec_path, out, resume, force, jobs, judge, quiet):
 
     with out_dir_lock(out, "tune"):
         try:
-            path = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1, resume=resume,
-                            force=force, echo=echo, others=other_tables(full, sc, spec),
-                            progress=bar if bar.enabled else None)
+            path, answers = run_tune(sc, out, jobs=jobs or os.cpu_count() or 1,
+                                     resume=resume, force=force, echo=echo,
+                                     others=other_tables(full, sc, spec),
+                                     progress=bar if bar.enabled else None)
         finally:
             bar.close()
         from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
     if not quiet:
+        click.echo(answers.line())
         click.echo(f"wrote {path}")
         sys.stdout.flush()
 

@@ -11,6 +11,10 @@ In a scenario::
 or ``strategies: [greedy, {family: patient, threshold: 15}]``: mirror tables, side by side
 (simsym.studies.table_sweep). The scenario loader checks the `sweep:` mapping
 (simsym.model.scenario).
+
+sweep.md opens with each value's answer to "Balanced?" under the scenario's `balance:`
+criteria (simsym.studies.paired.balance_of), then the glossary, then every metric per value.
+A swept card's strength is its IWD minus the table's average IWD, in pp, as in every report.
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simsym.analysis.balance import Criteria
 from simsym.errors import InputError, SimsymError
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
 from simsym.model.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
-from simsym.studies.paired import card_metric, interval, paired, run_batched, seat_metric
+from simsym.studies.paired import (balance_of, card_metric, interval, paired, run_batched,
+                                   seat_metric)
 
 
 def sweep_spec(scenario, card=None, rule=None, players=None, values=None):
@@ -88,6 +94,13 @@ def _mean_turns(run, batch):
     return float(t["turns"][0] / t["games"][0])
 
 
+def _card_strength(run, batch, kinds):
+    """A card's strength: its IWD minus the table's average IWD (the plain mean over the
+    cards, as the card report's average)."""
+    iwd = card_metric(run, batch, "iwd")
+    return iwd[kinds] - np.nanmean(iwd)
+
+
 def _with_interval(row, name, value, lo, hi, scale=1.0):
     row[name] = float(scale * value)
     row[f"{name}_lo"] = float(scale * lo)
@@ -96,9 +109,14 @@ def _with_interval(row, name, value, lo, hi, scale=1.0):
 
 def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None, on_run=None):
     """One row of metrics per value; ``on_run(label, variant, run)`` sees each BatchedRun.
-    Each metric has its 95% batch-means interval (``_lo``, ``_hi``); unless the sweep is over
-    the player count, the seat gap's change from the first value has a paired one too (every
-    value plays the same deals)."""
+    Each row opens with the value's answer to "Balanced?"
+    (simsym.report.table_sweep.balance_row: ``balanced``, each criterion's state, the cards
+    outside the band, the seat spread with the interval the seat criterion reads). Each metric
+    has its 95% batch-means interval (``_lo``, ``_hi``); unless the sweep is over the player
+    count, the seat gap's change from the first value has a paired one too (every value plays
+    the same deals)."""
+    from simsym.report.table_sweep import balance_row
+
     rows = []
     done_before = 0
     first = None
@@ -109,7 +127,7 @@ def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None
         done_before += games
         if on_run:
             on_run(label, sc, run)
-        row = {"value": label, "players": sc.players}
+        row = {"value": label, "players": sc.players, **balance_row(balance_of(run, label))}
         gap, lo, hi = interval(seat_metric, run, {"name": "seat_gap"})
         _with_interval(row, "seat_gap", gap[0], lo[0], hi[0])
         if kind != "players":
@@ -130,6 +148,8 @@ def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None
             for name in ("gih_wr", "iwd", "play_rate"):
                 cv, clo, chi = interval(card_metric, run, {"name": name, "kinds": [k]})
                 _with_interval(row, f"card_{name}", cv[0], clo[0], chi[0])
+            cv, clo, chi = interval(_card_strength, run, {"kinds": [k]})
+            _with_interval(row, "card_strength", cv[0], clo[0], chi[0])
         labels = [x.label for x in sc.strategies]
         if len(labels) > 1:
             for j, lab in enumerate(labels):
@@ -151,7 +171,9 @@ def _metrics(df: pd.DataFrame) -> list[tuple[str, str, str, float]]:
     out += [(f"{c}_win_rate", f"seat {c[4:]} win share", "%", 100) for c in seats]
     out += [("mean_score", "mean score", "points", 1), ("mean_turns", "game length", "turns", 1)]
     if "card_gih_wr" in df:
-        out += [("card_gih_wr", "card GIH win rate", "%", 100), ("card_iwd", "card IWD", "pp", 100),
+        out += [("card_strength", "card strength (IWD minus the table's average)", "pp", 100),
+                ("card_gih_wr", "card GIH win rate", "%", 100),
+                ("card_iwd", "card IWD, raw", "pp", 100),
                 ("card_play_rate", "card play rate", "%", 100)]
     return out
 
@@ -174,6 +196,7 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
     import matplotlib.pyplot as plt
 
     from simsym.report.plots import save
+    from simsym.report.table_sweep import balanced_and_glossary
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "sweep.csv", df.to_csv(index=False, lineterminator="\n"))
@@ -186,8 +209,9 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
                [(c, c.removesuffix("_vs_fair_pp").replace("seat", "seat "), 1) for c in
                 seat_cols])]
     if kind == "card":
-        panels.append((f"{target}: GIH win rate and IWD (%, pp; 95% intervals)",
-                       [("card_gih_wr", "GIH win rate", 100), ("card_iwd", "IWD", 100)]))
+        panels.append((f"{target}: GIH win rate and strength (%, pp; 95% intervals)",
+                       [("card_gih_wr", "GIH win rate", 100),
+                        ("card_strength", "strength (IWD minus the table's average)", 100)]))
     panels.append(("mean score (points, 95% intervals)", [("mean_score", "mean score", 1)]))
     panels.append(("mean game length (turns, 95% intervals)", [("mean_turns", "turns", 1)]))
     fig, axes = plt.subplots(len(panels), 1, figsize=(7, 2.6 * len(panels)), sharex=True)
@@ -211,7 +235,11 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
                    " The seat gap's change from the first value has a paired interval: every "
                    "value plays the same deals, so the change is measured far more precisely "
                    "than either value alone.")
-    lines = [f"# Sweep: {label} ({scenario.name})", "",
+    lines = [f"# Sweep: {label} ({scenario.name})", ""]
+    lines += balanced_and_glossary(Criteria.from_pp(scenario.balance), df.to_dict("records"),
+                                   "value", "[sweep.csv](sweep.csv) (its columns `balanced` "
+                                   "to `seat_spread_hi`)")
+    lines += ["## Every metric per value", "",
              f"Every value runs {games:,} games on the same seed ({seed}) and game indices, so "
              "the differences between values come from the change, not the deals. Each "
              "figure is followed by its 95% interval (batch means over 40 batches of games)."
@@ -227,7 +255,7 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
                 continue
             digits = 2 if unit in ("points", "turns") else 1
             v, lo, hi = (scale * r[col], scale * r[f"{col}_lo"], scale * r[f"{col}_hi"])
-            sign = "+" if "change" in header or "IWD" in header else ""
+            sign = "+" if any(w in header for w in ("change", "IWD", "strength")) else ""
             cells.append(f"{v:{sign}.{digits}f} ({lo:{sign}.{digits}f} to {hi:{sign}.{digits}f})")
         lines.append(f"| {r['value']} | " + " | ".join(cells) + f" | {int(r['stalled'])} |")
     lines += ["", "![Sweep](sweep.png)", "",

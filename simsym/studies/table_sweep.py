@@ -7,23 +7,25 @@
 
 Every table plays the same deals (the scenario's seed, game indices 0..games-1: common
 random numbers), cut into the same blocks of games (simsym.studies.paired, 40 blocks). The report
-sets the tables side by side:
+opens with each table's answer to "Balanced?" (simsym.studies.paired.balance_of, under the
+scenario's `balance:` criteria), then sets the tables side by side:
 
 - **seats**: each table's win share per seat with its 95% Wilson interval (the figures
   `simsym run` gives for that table, seed and games), and the seat spread (best - worst
   seat) with a 95% bootstrap interval;
 - **card ranking agreement** between every pair of tables: Spearman's rho and Kendall's
-  tau-b of the per-card IWD, each with a 95% bootstrap interval. The tables share their
+  tau-b of the per-card IWD (the same ranks as the cards' strength, IWD minus the table's
+  average), each with a 95% bootstrap interval. The tables share their
   deals, so their noise is correlated: the bootstrap resamples whole blocks of deals, the
   same blocks for every table (scipy.stats.bootstrap over the block indices). The interval
   is BCa (bias-corrected and accelerated): noise in the IWDs pulls a rank correlation toward
   0 and a best-minus-worst spread up, and a resample adds noise of its own, so the plain
   percentile interval would sit off-centre;
-- **verdict flips**: a card's verdict under a table is the card report's IWD interval
-  against that table's average IWD, with Holm's correction for testing every card (the
-  stance of `simsym compare`): 'strong', 'weak' or '' (within noise). A flip is a card whose
+- **verdict flips**: a card's verdict under a table is the card report's: its strength (IWD
+  minus that table's average IWD) beyond noise, with Holm's correction for testing every
+  card: 'strong', 'weak' or '' (within noise). A flip is a card whose
   verdict differs between two tables. Each flip also carries the paired change of the card's
-  IWD above its table's average between the two tables (batch means over the shared blocks,
+  strength between the two tables (batch means over the shared blocks,
   Holm over the cards), which says whether the card's standing itself moved or only crossed
   the line of noise. (Relative to the average, because the average itself moves with the
   table: longer games raise every card's IWD.)
@@ -44,7 +46,8 @@ from scipy import stats as sps
 from simsym.analysis.cards import card_averages, card_strength, iwd_verdicts, pooled_counts
 from simsym.run.output import atomic_write_text
 from simsym.run.summary import _r, build_summary, card_table
-from simsym.studies.paired import card_metric, card_metrics, diff_frame, paired, seat_metrics
+from simsym.studies.paired import (balance_of, card_metric, card_metrics, diff_frame, paired,
+                                   seat_metrics)
 from simsym.studies.sweep import run_sweep
 
 RESAMPLES = 2000  # bootstrap resamples of the blocks of deals
@@ -52,8 +55,8 @@ CONFIDENCE = 0.95
 TOTAL_KEYS = ("games", "seat_wins", "seat_score", "strat_games", "strat_wins")
 AGREEMENT_COLUMNS = ["a", "b", "cards", "spearman", "spearman_lo", "spearman_hi", "kendall",
                      "kendall_lo", "kendall_hi"]
-FLIP_COLUMNS = ["a", "b", "card", "verdict_a", "verdict_b", "iwd_a", "iwd_b", "change",
-                "change_lo", "change_hi", "change_p_holm", "moved"]
+FLIP_COLUMNS = ["a", "b", "card", "verdict_a", "verdict_b", "iwd_a", "iwd_b", "strength_a",
+                "strength_b", "change", "change_lo", "change_hi", "change_p_holm", "moved"]
 
 
 @dataclass
@@ -64,8 +67,9 @@ class Table:
     strategy: object  # StrategyConfig
     run: object  # simsym.studies.paired.BatchedRun
     summary: dict
-    cards: pd.DataFrame  # one row per card in file order (iwd_* columns, iwd_verdict)
+    cards: pd.DataFrame  # one row per card in file order (iwd_*, strength_*, iwd_verdict)
     average_iwd: float
+    balance: object  # simsym.analysis.balance.Balance: "Balanced?" for this table
 
 
 @dataclass
@@ -88,7 +92,7 @@ def _table(label, sc, run, games, seed) -> Table:
     strength = card_strength(counts, sc.players).set_index("card")
     cards = iwd_verdicts(strength, average).loc[[c.name for c in sc.cards]]
     return Table(label, sc.strategies[0], run, build_summary(sc, run.totals, games, seed),
-                 cards, average)
+                 cards, average, balance_of(run, label))
 
 
 def run_tables(scenario, tables, games: int, seed: int, jobs: int = 1, progress=None,
@@ -220,6 +224,8 @@ def _flips(tables: list[Table]) -> pd.DataFrame:
             "verdict_a": [va[n] for n in flip], "verdict_b": [vb[n] for n in flip],
             "iwd_a": [A.cards.at[n, "iwd"] for n in flip],
             "iwd_b": [B.cards.at[n, "iwd"] for n in flip],
+            "strength_a": [A.cards.at[n, "strength"] for n in flip],
+            "strength_b": [B.cards.at[n, "strength"] for n in flip],
             "change": change.loc[flip, "diff"].to_numpy(),
             "change_lo": change.loc[flip, "lo"].to_numpy(),
             "change_hi": change.loc[flip, "hi"].to_numpy(),
@@ -249,7 +255,11 @@ def as_json(res: TableSweep) -> dict:
             "mean_turns": t.summary["mean_turns"], "average_iwd": _num(t.average_iwd),
             "strong": [n for n in c.index if c.at[n, "iwd_verdict"] == "strong"],
             "weak": [n for n in c.index if c.at[n, "iwd_verdict"] == "weak"],
-            "cards": [{"card": n, "iwd": _num(c.at[n, "iwd"]),
+            "balanced": t.balance.as_dict(),
+            "cards": [{"card": n, "strength": _num(c.at[n, "strength"]),
+                       "strength_ci95": [_num(c.at[n, "strength_lo"]),
+                                         _num(c.at[n, "strength_hi"])],
+                       "iwd": _num(c.at[n, "iwd"]),
                        "ci95": [_num(c.at[n, "iwd_lo"]), _num(c.at[n, "iwd_hi"])],
                        "p_holm": _num(c.at[n, "iwd_p_holm"]), "verdict": c.at[n, "iwd_verdict"]}
                       for n in c.index]})
@@ -262,6 +272,7 @@ def as_json(res: TableSweep) -> dict:
                  for _, r in res.agreement.iterrows()]
     flips = [{"a": r["a"], "b": r["b"], "card": r["card"], "verdict_a": r["verdict_a"],
               "verdict_b": r["verdict_b"], "iwd_a": _num(r["iwd_a"]), "iwd_b": _num(r["iwd_b"]),
+              "strength_a": _num(r["strength_a"]), "strength_b": _num(r["strength_b"]),
               "iwd_change": _num(r["change"]),
               "iwd_change_ci95": [_num(r["change_lo"]), _num(r["change_hi"])],
               "iwd_change_p_holm": _num(r["change_p_holm"]), "moved": bool(r["moved"])}
@@ -270,8 +281,8 @@ def as_json(res: TableSweep) -> dict:
             "seed": res.seed, "players": res.tables[0].summary["players"],
             "fair_share": res.tables[0].summary["fair_share"], "blocks": res.blocks,
             "bootstrap_resamples": res.resamples,
-            "verdicts": "IWD against the table's average IWD, Newcombe interval, Holm's "
-                        "correction over the cards, 5% level",
+            "verdicts": "strength (IWD minus the table's average IWD), Newcombe interval, "
+                        "Holm's correction over the cards, 5% level",
             "tables": tables, "agreement": agreement, "flips": flips}
 
 
@@ -283,7 +294,8 @@ def write_tables(res: TableSweep, out: Path) -> Path:
 
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "sweep.csv", res.rows.to_csv(index=False, lineterminator="\n"))
-    cards = pd.concat([t.cards.reset_index()[["card", "category", "held_n", "iwd", "iwd_lo",
+    cards = pd.concat([t.cards.reset_index()[["card", "category", "held_n", "strength",
+                                              "strength_lo", "strength_hi", "iwd", "iwd_lo",
                                               "iwd_hi", "iwd_mark", "iwd_p", "iwd_p_holm",
                                               "iwd_verdict"]].assign(table=t.label)
                        for t in res.tables], ignore_index=True)

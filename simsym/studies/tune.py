@@ -18,9 +18,10 @@ target on the same deals (simsym.studies.tune.search_compensation).
 
 Finishing honestly: the best few candidates (and the start) are played again on held-out
 deals (seed + 1) and the winner is the best there; the winner is then confirmed against the
-start on fresh deals (seed + 2) with paired intervals over blocks. Written to OUT: tuned.yaml
-(extends the spec, states only the changes), tune.md (the verdict first), trials.csv,
-finalists.csv, objective.png.
+start on fresh deals (seed + 2) with paired intervals over blocks, and each one's answer to
+"Balanced?" (the scenario's `balance:` criteria) is read from those games. Written to OUT:
+tuned.yaml (extends the spec, states only the changes), tune.md ("Balanced?" first, then the
+verdict), balance.json, trials.csv, finalists.csv, objective.png.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simsym.analysis.balance import MET, UNDECIDED
 from simsym.errors import SimsymError
 from simsym.studies.paired import card_metrics, seat_metrics
 from simsym.studies.sequential import batched
@@ -368,7 +370,8 @@ def candidates(rows: list[dict], start_vals, sc, spec) -> list[Candidate]:
 
 def finals(sc, spec: TuneSpec, rows, jobs: int, echo, progress=None):
     """Play the best ``finalists`` candidates and the start on held-out deals; the winner
-    is the best there. Returns (finalist rows, winner Candidate, start Candidate)."""
+    is the best there. Returns (finalist rows, winner Candidate, start Candidate); each row
+    keeps its held-out games as a BatchedRun (``_run``)."""
     start = start_values(sc, spec)
     start_c = Candidate("start", start, {"cards": {}, "rules": {}}, math.nan)
     pool = candidates(rows, start, sc, spec)[:spec.finalists]
@@ -386,7 +389,7 @@ def finals(sc, spec: TuneSpec, rows, jobs: int, echo, progress=None):
              f"{describe(changes)}: objective {value:.2f}")
         out.append({"candidate": c.label, "change": describe(changes),
                     "tuning_objective": c.value, "holdout_objective": value, **parts,
-                    "_c": c})
+                    "_c": c, "_run": batched(tsc, blocks, seed)})
     winner = min(out, key=lambda r: (r["holdout_objective"], r["off_centre"],
                                      r["change"] != "no change"))
     return out, winner["_c"], start_c
@@ -403,7 +406,8 @@ def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int, games: int | None 
     """Start and winner on fresh deals (seed + 2): paired intervals over the blocks for the
     seat spread, each target's metric and the objective. ``games`` (default the budget's
     holdout_games; whole blocks, as run_tune rounds them); ``sc`` may be another table than
-    the one tuned (the winner's changes apply to any). Returns a list of rows."""
+    the one tuned (the winner's changes apply to any). Returns the rows and the two runs
+    (start, tuned), BatchedRuns of those games."""
     from simsym.studies.paired import card_metric, paired, seat_metric
 
     seed = spec.seed + CONFIRM_SEED_OFFSET
@@ -453,7 +457,37 @@ def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int, games: int | None 
                     {"s": tsc, "ch": changes})), 1.0)
     rows[-1]["pooled_start"] = measure(sc, spec, A.totals, A.agg, {"cards": {}, "rules": {}})[0]
     rows[-1]["pooled_tuned"] = measure(tsc, spec, B.totals, B.agg, changes)[0]
-    return rows
+    return rows, (A, B)
+
+
+# --- "Balanced?" of the start and of the winner ---------------------------------------------
+
+def criterion_change(before: str, after: str) -> str:
+    """What a change did to one criterion of "Balanced?" (states of
+    simsym.analysis.balance): 'fixed' (to met), 'broke' (from met), 'unchanged', else
+    'improved' (not met to not decided) or 'worsened' (not decided to not met)."""
+    if before == after:
+        return "unchanged"
+    if after == MET:
+        return "fixed"
+    if before == MET:
+        return "broke"
+    return "improved" if after == UNDECIDED else "worsened"
+
+
+def criteria_changes(start, tuned) -> dict[str, dict]:
+    """Each criterion's state under the start and the tuned scenario (two
+    simsym.analysis.balance.Balance) and what the change did to it."""
+    states = {"cards": (start.cards_state, tuned.cards_state),
+              "seats": (start.seats_state, tuned.seats_state)}
+    return {name: {"start": a, "tuned": b, "change": criterion_change(a, b)}
+            for name, (a, b) in states.items()}
+
+
+def criteria_words(start, tuned) -> str:
+    """``cards: not met → met (fixed); seats: met → met (unchanged)``."""
+    return "; ".join(f"{name}: {c['start']} → {c['tuned']} ({c['change']})"
+                     for name, c in criteria_changes(start, tuned).items())
 
 
 def _one(d):

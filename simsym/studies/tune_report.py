@@ -1,27 +1,79 @@
-"""What `simsym tune` writes: tuned.yaml, tune.md (verdict first), trials.csv, finalists.csv,
+"""What `simsym tune` writes: tuned.yaml, tune.md ("Balanced?" for the start and the winner
+first, the glossary, then the verdict), balance.json, trials.csv, finalists.csv,
 objective.png; and the whole tune from spec to report (``run_tune``)."""
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from simsym.run.output import atomic_write_text
 from simsym.studies.sequential import block_size
-from simsym.studies.tune import (CONFIRM_SEED_OFFSET, HOLDOUT_SEED_OFFSET, confirm, describe,
-                                 finals, open_study, optuna_search, search_compensation)
+from simsym.studies.tune import (CONFIRM_SEED_OFFSET, HOLDOUT_SEED_OFFSET, confirm,
+                                 criteria_changes, criteria_words, describe, finals,
+                                 open_study, optuna_search, search_compensation)
 from simsym.studies.tune_spec import parse_tune
 
 
+@dataclass
+class Answers:
+    """"Balanced?" for the start and for the winner (simsym.analysis.balance.Balance; the
+    winner's None when the tune found no change), and the games they were read from."""
+
+    start: object
+    tuned: object | None
+    games: int
+    seed: int
+    fresh: bool  # the confirmation's fresh deals; else the start's held-out deals
+
+    def line(self) -> str:
+        """The one-line answer the command prints."""
+        from simsym.report.table_sweep import answer_words
+
+        tuned = answer_words(self.tuned) if self.tuned is not None else "no change"
+        return f"Balanced? start: {answer_words(self.start)}; tuned: {tuned}"
+
+    def as_dict(self) -> dict:
+        """balance.json: both answers, every difference in pp, and what the change did to each
+        criterion."""
+        both = [self.start] + ([self.tuned] if self.tuned is not None else [])
+        return {"units": "pp", "games": self.games, "seed": self.seed,
+                "deals": "fresh" if self.fresh else "held out",
+                "tables": [b.as_dict() for b in both],
+                "against_start": (criteria_changes(self.start, self.tuned)
+                                  if self.tuned is not None else "no change")}
+
+
+def answers(sc, fin, winner, runs) -> Answers:
+    """The start's and the winner's answers from the confirmation's ``runs`` (start, tuned)
+    on fresh deals (a seat compensation the winner changed counts as verified there); with
+    no change (no confirmation), the start's from its held-out games."""
+    from simsym.model.scenario import table_name
+    from simsym.studies.paired import balance_of
+
+    label = table_name(sc)
+    if runs is not None:
+        A, B = runs
+        tuned = balance_of(B, f"tuned, {label}")
+        # a compensation the tune chose, played on deals the search never saw: verified
+        tuned.compensation_verified = "seat_compensation" in winner.changes["rules"]
+        return Answers(balance_of(A, f"start, {label}"), tuned, A.games, A.seed, True)
+    run = next(r["_run"] for r in fin if r["_c"] is winner)
+    return Answers(balance_of(run, f"start, {label}"), None, run.games, run.seed, False)
+
+
 def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = False,
-             echo=print, others=(), progress=None) -> Path:
+             echo=print, others=(), progress=None) -> tuple[Path, Answers]:
     """Tune ``sc`` into ``out``. ``others``: (description, scenario) of the other tables the
     winner is confirmed under too, on the same fresh deals (the other judge of a judged
     scenario, with the budget's holdout_games; a lookahead table, with its lookahead_games;
     simsym.cli.tune.other_tables). ``progress``: a simsym.run.progress.Progress shown in
-    steps (trials, finalists, confirmations), or None."""
+    steps (trials, finalists, confirmations), or None. Returns tune.md's path and the
+    answers to "Balanced?"."""
     spec = parse_tune(sc)
     spec.block = block_size(sc.players, sc.seating, spec.block)
     spec.games = max(1, spec.games // spec.block) * spec.block
@@ -38,7 +90,7 @@ def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = Fa
                              progress)
     write_trials(rows, out)
     fin, winner, start = finals(sc, spec, rows, jobs, echo, progress)
-    conf, elsewhere = None, []
+    conf, runs, elsewhere = None, None, []
     if describe(winner.changes) != "no change":
         tables = [("the table tuned", sc, spec.holdout_games)]
         tables += [(what, osc, max(1, games // spec.block) * spec.block)
@@ -56,14 +108,16 @@ def run_tune(sc, out: Path, *, jobs: int, resume: bool = False, force: bool = Fa
 
             if progress is not None:
                 progress.stage(what, 2 * games, j, len(tables), "confirmation")
-            result = confirm(osc, spec, winner, jobs, games, on_block)
+            result, played = confirm(osc, spec, winner, jobs, games, on_block)
             if j == 0:
-                conf = result
+                conf, runs = result, played
             else:
                 elsewhere.append((what, games, result))
     write_finalists(fin, out)
     write_tuned(sc, winner, out)
-    return write_md(sc, spec, how, rows, fin, winner, conf, out, elsewhere)
+    ans = answers(sc, fin, winner, runs)
+    atomic_write_text(out / "balance.json", json.dumps(ans.as_dict(), indent=1) + "\n")
+    return write_md(sc, spec, how, rows, fin, winner, conf, out, elsewhere, ans), ans
 
 
 def _public(rows):
@@ -127,7 +181,24 @@ def _ci(r):
     return f"{r['change']:+.2f} ({r['lo']:+.2f} to {r['hi']:+.2f})"
 
 
-def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere=()) -> Path:
+def balanced_md(ans: Answers) -> list[str]:
+    """tune.md's opening: "## Balanced?" for the start and the winner, criterion by
+    criterion, what the change did to each criterion, then the glossary."""
+    from simsym.report.markdown import GLOSSARY, balanced_section
+
+    if ans.tuned is not None:
+        notes = [f"**Against the start**, on the same {ans.games:,} fresh games (seed "
+                 f"{ans.seed}, never seen by the search): {criteria_words(ans.start, ans.tuned)}."]
+        both = [ans.start, ans.tuned]
+    else:
+        notes = [f"**No change** was found: the start's answer stands, read from its "
+                 f"{ans.games:,} held-out games (seed {ans.seed})."]
+        both = [ans.start]
+    return [balanced_section(both, notes), "", GLOSSARY, ""]
+
+
+def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere,
+             ans: Answers) -> Path:
     df = _public(rows)
     games_search = int(df["games"].sum())
     games_final = (spec.holdout_games * len(fin) + (2 * spec.holdout_games if conf else 0)
@@ -141,7 +212,7 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere=()) ->
                        f"({who})")
     for n, r in spec.play_rate.items():
         targets.append(f"{n} played when held at least {100 * r:g}%")
-    lines = [f"# Tune: {sc.name}", "", "## Verdict", ""]
+    lines = [f"# Tune: {sc.name}", "", *balanced_md(ans), "## Verdict", ""]
     if conf is None:
         lines.append("- **No change**: no candidate beat the starting scenario on the held-out "
                      "deals; tuned.yaml restates the start.")
@@ -188,7 +259,8 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere=()) ->
     for _, r in best.iterrows():
         lines.append(f"| {r['trial']} | {r['change']} | {r['objective']:.2f} | "
                      f"{r['seat_spread_pp']:.2f} |")
-    lines += ["", "Data: [trials.csv](trials.csv), [finalists.csv](finalists.csv).", ""]
+    lines += ["", "Data: [trials.csv](trials.csv), [finalists.csv](finalists.csv), "
+              "[balance.json](balance.json) (both answers to \"Balanced?\" in full).", ""]
     path = out / "tune.md"
     atomic_write_text(path, "\n".join(lines))
     return path

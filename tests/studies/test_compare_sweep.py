@@ -162,9 +162,61 @@ def test_sweep_cli_over_players_and_a_card(tmp_path):
     assert list(gih["estimate"]) == pytest.approx(list(100 * df["card_gih_wr"]))
     md = (tmp_path / "c" / "sweep.md").read_text()
     assert "| value | seat gap (pp) | seat gap change from the first value (paired) (pp) |" in md
-    assert "card IWD (pp)" in md and "_" not in md.split("| value |")[1].split("\n")[0]
+    assert "card IWD, raw (pp)" in md and "_" not in md.split("| value | seat")[1].split("\n")[0]
+    assert "| card strength (IWD minus the table's average) (pp) |" in md
     r = CliRunner().invoke(main, ["sweep", BASE, "--card", "Platon", "--values", "3I"])
     assert r.exit_code == 2 and "Plato" in r.output
+
+
+def test_a_sweep_opens_with_each_values_answer_to_balanced(tmp_path, base):
+    """Each value's "Balanced?" is the answer `simsym run` gives for that scenario: the first
+    value is the base game's own Plato, so its row must be the plain run's answer on the same
+    seed and games, and its card strength the run's. sweep.md opens with those answers in a
+    table, then the glossary, before every other table."""
+    import pandas as pd
+
+    from simsym.report.data import gather
+    from simsym.studies.sweep import run_sweep, write_sweep
+
+    df = run_sweep(base, "card", "Plato", ["5I; IO", "8I; IO"], 200, 4, 1)
+    r = CliRunner().invoke(main, ["run", BASE, "--judge", "fast", "--games", "200", "--seed",
+                                  "4", "--jobs", "1", "--no-report", "--out",
+                                  str(tmp_path / "run"), "-q"])
+    assert r.exit_code == 0, r.output
+    plain = gather(tmp_path / "run").balance
+    row = df.iloc[0]
+    assert row["balanced"] == plain.answer and row["cards_state"] == plain.cards_state
+    assert row["seats_state"] == plain.seats_state
+    assert (row["cards_strong_outside"], row["cards_weak_outside"]) == (
+        len(plain.outside("strong")), len(plain.outside("weak")))
+    assert row["cards_tested"] == plain.family
+    assert (row["seat_spread"], row["seat_spread_lo"], row["seat_spread_hi"]) == pytest.approx(
+        (plain.spread.value, plain.spread.lo, plain.spread.hi))
+    plato = plain.cards.set_index("card").loc["Plato"]
+    assert row["card_strength"] == pytest.approx(plato["strength"], abs=1e-9)
+    assert row["card_strength_lo"] < row["card_strength"] < row["card_strength_hi"]
+    assert df["card_strength"].iloc[1] > df["card_strength"].iloc[0]  # 8 points beat 5
+
+    md = write_sweep(df, base, "card", "Plato", 200, 4, tmp_path / "sw").read_text()
+    lines = md.splitlines()
+    assert lines[:3] == ["# Sweep: card Plato (base)", "", "## Balanced?"]
+    assert "every card's strength within ±3 pp of the table's average (cards), and the best " \
+        "seat's win share within 3 pp of the worst's (seats)" in lines[4]
+    assert lines[6:8] == ["| value | balanced? | cards | seats: spread pp (95% CI) |",
+                          "| --- | --- | --- | ---: |"]
+    for i, value in enumerate(("5I; IO", "8I; IO")):
+        r = df.iloc[i]
+        assert lines[8 + i].startswith(
+            f"| {value} | {r['balanced']} (cards {r['cards_state']}, seats "
+            f"{r['seats_state']}) | {r['cards_state']}")
+        assert lines[8 + i].endswith(f" | {100 * r['seat_spread']:.1f} "
+                                     f"({100 * r['seat_spread_lo']:.1f} to "
+                                     f"{100 * r['seat_spread_hi']:.1f}) |")
+    assert lines[11] == "## Glossary"
+    assert md.index("## Glossary") < md.index("## Every metric per value") \
+        < md.index("| value | seat gap")
+    assert pd.read_csv(tmp_path / "sw" / "sweep.csv")["balanced"].tolist() == \
+        df["balanced"].tolist()
 
 
 def test_run_and_compare_print_their_verdict_as_json_for_scripts(tmp_path):

@@ -63,15 +63,44 @@ def test_a_sweep_over_two_tables_equals_plain_runs_and_ignores_jobs(tmp_path):
             {k: s[k] for k in ("seat", "wins", "win_rate", "ci95")} for s in summary["seats"]]
         assert res["tables"][i]["mean_turns"] == summary["mean_turns"]
         import simsym.api as ss
+        from simsym.report.data import gather
 
+        # "Balanced?" under the table is the answer `simsym run` gives for it
+        got, want = res["tables"][i]["balanced"], gather(out).balance.as_dict()
+        assert got["judge"] == res["tables"][i]["table"]
+        assert {k: v for k, v in got.items() if k != "judge"} == \
+            {k: v for k, v in want.items() if k != "judge"}
         plain = ss.load(out).cards.set_index("card")
         swept = {c["card"]: c for c in res["tables"][i]["cards"]}
         for name, row in plain.iterrows():
             if np.isfinite(row["iwd"]):
                 assert swept[name]["iwd"] == pytest.approx(row["iwd"], abs=1e-6)
-                # Holm's verdict is stricter than the report's uncorrected marker, never looser.
+                # card strength in the run report's frame: IWD minus the table's average
+                assert swept[name]["strength"] == pytest.approx(row["strength"], abs=1e-6)
+                lo, hi = swept[name]["strength_ci95"]
+                assert (lo, hi) == (pytest.approx(row["strength_lo"], abs=1e-6),
+                                    pytest.approx(row["strength_hi"], abs=1e-6))
+                # the sweep's verdict is the run report's mark (Holm over the cards)
                 v = swept[name]["verdict"]
-                assert v == "" or row["iwd_mark"] == {"strong": "+", "weak": "-"}[v]
+                assert row["iwd_mark"] == {"strong": "+", "weak": "-", "": ""}[v]
+
+    # sweep.md opens with each table's answer, then the glossary, before every other table
+    md = (a / "sweep.md").read_text()
+    lines = md.splitlines()
+    assert lines[:3] == ["# Sweep: strategy tables (two-tables)", "", "## Balanced?"]
+    assert "every card's strength within ±3 pp of the table's average (cards), and the best " \
+        "seat's win share within 3 pp of the worst's (seats)" in lines[4]
+    assert lines[6] == "| table | balanced? | cards | seats: spread pp (95% CI) |"
+    for j, t in enumerate(res["tables"]):
+        b_ = t["balanced"]
+        spread = b_["seats"]["spread"]
+        assert lines[8 + j].startswith(
+            f"| {t['table']} | {b_['balanced']} (cards {b_['cards']['state']}, seats "
+            f"{b_['seats']['state']}) | {b_['cards']['state']}")
+        assert lines[8 + j].endswith(
+            f" | {spread['value']:.1f} ({spread['lo']:.1f} to {spread['hi']:.1f}) |")
+    assert lines[11] == "## Glossary"
+    assert md.index("## Glossary") < md.index("## Verdict") < md.index("## Seats")
 
     r = cli("sweep", sweep, "--games", "300", "--seed", "7", "--jobs", "2", "--out", b, "-q")
     assert r.exit_code == 0, r.output
@@ -168,7 +197,10 @@ def test_verdicts_are_the_report_markers_with_holm(base):
     v = iwd_verdicts(card_strength(counts, 4), avg)
     # p < 0.05 exactly where the card report's 95% interval excludes the average ...
     ok = v["iwd_p"].notna()
-    assert ((v["iwd_p"] < 0.05) == (v["iwd_mark"] != ""))[ok].all()
+    excludes = (v["iwd_lo"] > avg) | (v["iwd_hi"] < avg)
+    assert ((v["iwd_p"] < 0.05) == excludes)[ok].all()
+    # ... the card report's mark is the verdict (the one rule) ...
+    assert (v["iwd_mark"] == v["iwd_verdict"].map({"strong": "+", "weak": "-", "": ""})).all()
     # ... and Holm's adjusted p decides the verdict, on the side of the IWD.
     assert (v["iwd_p_holm"] >= v["iwd_p"])[ok].all()
     strong = v["iwd_verdict"] == "strong"

@@ -2,6 +2,7 @@
 resume after a kill, determinism, the tune block's errors, the compensation search against
 brute force, and the sequential comparison from the command line."""
 
+import json
 import os
 import signal
 import sqlite3
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -76,7 +78,19 @@ def test_a_card_tune_end_to_end_is_deterministic_and_loads(tmp_path):
     for f in ("trials.csv", "tuned.yaml", "finalists.csv", "tune.md"):
         assert (outs[0] / f).read_text() == (outs[1] / f).read_text(), f
     md = (outs[0] / "tune.md").read_text()
-    assert md.splitlines()[2] == "## Verdict"
+    assert md.splitlines()[2] == "## Balanced?"
+    # "Balanced?" for the start and the winner on the fresh deals, each criterion and what
+    # the change did to it, then the glossary, before the verdict and the first table
+    opening = md.split("## Glossary")[0]
+    assert "- **Start, learned players (strong table): " in opening
+    assert "- **Tuned, learned players (strong table): " in opening
+    assert opening.count("  - Cards (every card within ±3 pp") == 2
+    assert opening.count("  - Seats (best minus worst seat's win share within 3 pp") == 2
+    assert "**Against the start**, on the same 400 fresh games (seed 4, never seen by the " \
+        "search): cards: " in opening
+    assert md.index("## Glossary") < md.index("## Verdict") < md.index("\n|")
+    assert [t["judge"] for t in json.loads((outs[0] / "balance.json").read_text())["tables"]] \
+        == ["start, learned players (strong table)", "tuned, learned players (strong table)"]
     # the change is confirmed under every table, not only the learned one it was tuned under
     verdict = md.split("## How it was found")[0]
     assert "tuned under learned players" in verdict
@@ -128,6 +142,98 @@ def test_rule_and_compensation_knobs(tmp_path):
     header = (out / "trials.csv").read_text().splitlines()[0]
     assert "rules.hand_size" in header and "play_rate_pct:Orgy" in header
     load_scenario(out / "tuned.yaml")
+
+
+SEATS_2 = """
+tune:
+  vary: {seat_compensation: [0, 8]}
+  targets: {seat_spread: 0pp, change_penalty: 0}
+  budget: {trials: 3, games: 200, block: 100, seed: 9, finalists: 1, holdout_games: 200,
+           lookahead_games: 0}
+"""
+
+
+def test_tune_md_opens_with_balanced_then_the_glossary(tmp_path):
+    """A tiny tune of two greedy players' compensation (it finds no change on its held-out
+    deals): tune.md opens with "Balanced?" for the start, criterion by criterion, read from
+    the held-out games the finalists were judged on (the start's seat spread there is the
+    finalists table's), then the glossary, before the verdict and every table; balance.json
+    holds the answer and the command prints it in one line."""
+    p = spec(tmp_path, SEATS_2, extends="players-2.yaml")
+    out = tmp_path / "out"
+    r = run_cli("tune", p, "--judge", "fast", "--out", out, "--jobs", 1)
+    assert r.exit_code == 0, r.output
+    md = (out / "tune.md").read_text()
+    lines = md.splitlines()
+    assert lines[:3] == ["# Tune: t", "", "## Balanced?"]
+    opening = md.split("## Glossary")[0]
+    assert "- **Start, greedy players (fast table): " in opening
+    assert "  - Cards (every card within ±3 pp of the table's average): " in opening
+    assert "  - Seats (best minus worst seat's win share within 3 pp, with no seat " \
+        "compensation): " in opening
+    assert "- **No change** was found: the start's answer stands, read from its 200 held-out " \
+        "games (seed 10)." in opening
+    assert md.index("## Glossary") < md.index("## Verdict") < md.index("\n|")
+    doc = json.loads((out / "balance.json").read_text())
+    assert doc["against_start"] == "no change" and doc["deals"] == "held out"
+    [start] = doc["tables"]
+    fin = pd.read_csv(out / "finalists.csv")
+    held = fin[fin["change"] == "no change"].iloc[0]
+    assert start["seats"]["spread"]["value"] == pytest.approx(held["seat_spread_pp"], abs=1e-3)
+    assert f"Balanced? start: {start['balanced']} (cards {start['cards']['state']}, seats " \
+        f"{start['seats']['state']}); tuned: no change" in r.output
+
+
+def _balance(judge, card_wins, seat_rates, games=20000):
+    """"Balanced?" from a hand-made card table: every card held in 1,000 player-games and won
+    ``card_wins`` of them, never held in 3,000 that won 750 (IWD = wins/1000 - 0.25)."""
+    from simsym.analysis import stats
+    from simsym.analysis.balance import judge_balance
+
+    k = len(card_wins)
+    df = pd.DataFrame({"card": [f"c{i}" for i in range(k)], "held_n": [1000.0] * k,
+                       "held_wins": np.asarray(card_wins, dtype=float),
+                       "gns_n": [3000.0] * k, "gns_wins": [750.0] * k})
+    df["iwd"], df["iwd_lo"], df["iwd_hi"] = stats.newcombe_diff(
+        df["held_wins"], df["held_n"], df["gns_wins"], df["gns_n"])
+    return judge_balance(judge, df, float(df["iwd"].mean()), seat_rates, games)
+
+
+EVEN_CARDS, ONE_STRONG = [250] * 5, [250] * 4 + [450]  # strengths 0; c4 +16 pp, others -4 pp
+EVEN_SEATS, ONE_SEAT_AHEAD = [0.25] * 4, [0.4, 0.2, 0.2, 0.2]
+
+
+def test_what_the_change_did_to_each_criterion_in_words():
+    from simsym.studies.tune import criteria_changes, criteria_words, criterion_change
+    from simsym.studies.tune_report import Answers, balanced_md
+
+    start = _balance("start", ONE_STRONG, EVEN_SEATS)
+    tuned = _balance("tuned", EVEN_CARDS, ONE_SEAT_AHEAD)
+    assert (start.cards_state, start.seats_state) == ("not met", "met")
+    assert (tuned.cards_state, tuned.seats_state) == ("met", "not met")
+    assert criteria_words(start, tuned) == \
+        "cards: not met → met (fixed); seats: met → not met (broke)"
+    assert criteria_words(tuned, tuned) == \
+        "cards: met → met (unchanged); seats: not met → not met (unchanged)"
+    assert criteria_changes(tuned, start)["seats"] == {"start": "not met", "tuned": "met",
+                                                       "change": "fixed"}
+    assert [criterion_change("not met", "not decided"), criterion_change("not decided",
+                                                                         "not met"),
+            criterion_change("not decided", "met"), criterion_change("met", "not decided")] \
+        == ["improved", "worsened", "fixed", "broke"]
+    ans = Answers(start, tuned, 400, 3, True)
+    assert ans.line() == ("Balanced? start: no (cards not met, seats met); tuned: no (cards "
+                          "met, seats not met)")
+    text = "\n".join(balanced_md(ans))
+    assert text.startswith("## Balanced?\n")
+    assert text.index("- **Start: no.**") < text.index("- **Tuned: no.**") \
+        < text.index("- **Against the start**, on the same 400 fresh games (seed 3, never "
+                     "seen by the search): cards: not met → met (fixed); seats: met → not "
+                     "met (broke).") < text.index("## Glossary")
+    assert "1 too strong beyond noise: c4 +16.0 pp" in text
+    doc = ans.as_dict()
+    assert [t["judge"] for t in doc["tables"]] == ["start", "tuned"]
+    assert doc["against_start"]["cards"]["change"] == "fixed"
 
 
 def _finished(db: Path) -> int:
