@@ -146,13 +146,14 @@ class Spread:
 def seat_spread(win_rates, games: int, compensation=None) -> Spread:
     """The spread of the seats' win shares of one table of ``games`` games, its interval from
     the multinomial variance of the difference of the two seats' shares,
-    (p_i (1 - p_i) + p_j (1 - p_j) + 2 p_i p_j) / n."""
+    (p_i (1 - p_i) + p_j (1 - p_j) + 2 p_i p_j) / n, its lower end cut at 0."""
     w = np.asarray(win_rates, dtype=float)
     i, j = int(np.argmax(w)), int(np.argmin(w))
     d = float(w[i] - w[j])
     var = (w[i] * (1 - w[i]) + w[j] * (1 - w[j]) + 2 * w[i] * w[j]) / max(games, 1)
     half = 1.959963984540054 * math.sqrt(max(var, 0.0))
-    return Spread(d, d - half, d + half, i, j, int(games),
+    # a spread is never below 0: the interval's lower end is cut there
+    return Spread(d, max(d - half, 0.0), d + half, i, j, int(games),
                   list(compensation) if compensation else None)
 
 
