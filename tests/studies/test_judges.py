@@ -74,6 +74,45 @@ def test_a_variant_naming_its_strategies_replaces_the_judges_it_extends(tmp_path
     assert rot.judges is None
 
 
+def test_a_variant_setting_only_the_seating_keeps_the_judges_it_extends(tmp_path):
+    sc = load_scenario(_write(tmp_path, f"extends: {_abs(BASE)}\nseating: mirror\n"
+                                        "players: 3\n"))
+    assert {k: v.family for k, v in sc.judges.items()} == {"fast": "greedy",
+                                                           "strong": "learned"}
+    fast = sc.judge("fast")
+    assert [s.family for s in fast.strategies] == ["greedy"] and fast.players == 3
+
+
+@pytest.mark.parametrize("seating", ["rotate", "random"])
+def test_a_variant_seating_mixed_tables_over_judges_is_refused_where_it_says_so(tmp_path,
+                                                                              seating):
+    """The judges' tables are mirror tables: a seating that mixes strategies does not apply
+    to them, and is refused at the variant's own line rather than playing greedy instead."""
+    path = _write(tmp_path, f"extends: {_abs(BASE)}\nname: v\nseating: {seating}\n")
+    with pytest.raises(InputError) as e:
+        load_scenario(path)
+    err = e.value
+    assert (err.file, err.line, err.key) == (str(path), 3, "seating")
+    assert "judges" in str(err) and "base.yaml:12" in str(err)
+    assert "seating 'mirror'" in str(err) and "`strategies:`" in str(err)
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 2 and f"{path}:3: seating: seating '{seating}'" in res.output
+    # naming the table to seat is the way to mix strategies
+    table = load_scenario(_write(tmp_path, f"extends: {_abs(BASE)}\nseating: {seating}\n"
+                                           "strategies: [greedy, learned]\n", "t.yaml"))
+    assert table.judges is None and table.seating == seating
+
+
+def test_judges_over_an_inherited_mixed_seating_say_where_it_is_set(tmp_path):
+    parent = _write(tmp_path, f"extends: {_abs(BASE)}\nseating: rotate\n"
+                              "strategies: [greedy, patient]\n", "parent.yaml")
+    child = _write(tmp_path, "extends: parent.yaml\njudges: {fast: greedy}\n", "child.yaml")
+    with pytest.raises(InputError) as e:
+        load_scenario(child)
+    assert (e.value.file, e.value.line, e.value.key) == (str(child), 2, "judges")
+    assert f"from {parent.resolve()}:2" in str(e.value)
+
+
 def test_bad_judges_are_clear_errors(tmp_path):
     both = _write(tmp_path, f"extends: {_abs(BASE)}\nstrategies: [greedy]\n"
                             "judges: {fast: greedy}\n")
