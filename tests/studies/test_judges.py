@@ -15,6 +15,7 @@ from simsym.studies.compare import resolve
 from simsym.errors import InputError, InputErrors
 from simsym.report.judges import _cards_text
 from simsym.model.scenario import load_scenario
+from simsym.run.judged import JUDGES_JSON
 
 BASE = "scenarios/base.yaml"
 
@@ -150,6 +151,69 @@ def test_one_judge_alone_goes_beside_the_judged_run(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     run = json.loads((tmp_path / "reports" / "base-fast" / "run.json").read_text())
     assert run["judge"] == "fast" and not (tmp_path / "reports" / "base").exists()
+
+
+def _part(sc) -> str:
+    """Which part of a judged run of base.yaml plays ``sc``: a judge's table, a compensation
+    check (the table with seat compensation) or the skill games (the mixed, rotated table)."""
+    if sc.seating == "rotate":
+        return "skill"
+    role = {"greedy": "fast", "learned": "strong"}[sc.strategies[0].family]
+    return f"{role} compensation" if sc.rules.seat_compensation else f"{role} table"
+
+
+def _judged_run(tmp_path, monkeypatch, *flags):
+    """A tiny judged run of base.yaml with compensation checks, ``flags`` added; the parts
+    it played, each once (they are found by the scenario each chunk plays)."""
+    monkeypatch.delenv("SIMSYM_CACHE", raising=False)  # every chunk is played, none read
+    res = CliRunner().invoke(cli, ["run", BASE, "--games", "8", "--jobs", "1", "--out",
+                                   str(tmp_path / "o"), "--verify-compensation", "--no-report",
+                                   "-q", *flags])
+    assert res.exit_code == 0, res.output
+    return json.loads((tmp_path / "o" / JUDGES_JSON).read_text())
+
+
+def test_every_part_of_a_judged_run_plays_on_the_engine_asked_for(tmp_path, monkeypatch):
+    from simsym.run import executor
+
+    played = []
+    real = executor.run_chunk_task
+
+    def spy(sc, engine, search, *rest):  # one process (--jobs 1): chunks are played here
+        played.append((_part(sc), engine, search))
+        return real(sc, engine, search, *rest)
+
+    monkeypatch.setattr(executor, "run_chunk_task", spy)
+    _judged_run(tmp_path, monkeypatch, "--engine", "python", "--search", "numba")
+    parts = {p for p, _, _ in played}
+    assert parts == {"fast table", "strong table", "fast compensation", "strong compensation",
+                     "skill"}
+    assert {(engine, search) for _, engine, search in played} == {("python", "numba")}
+
+
+def test_every_part_of_a_judged_run_plays_on_the_executor_asked_for(tmp_path, monkeypatch):
+    """--executor dask with --scheduler: every part's chunks go to that cluster (here one of
+    a worker thread in this process)."""
+    from dask.distributed import LocalCluster
+
+    from simsym.run import dask_executor
+
+    sent = []
+    real = dask_executor.run_on_dask
+
+    def spy(args, todo, *rest, scheduler, **kw):
+        sent.append((_part(args[0]), args[1], scheduler))
+        return real(args, todo, *rest, scheduler=scheduler, **kw)
+
+    monkeypatch.setattr(dask_executor, "run_on_dask", spy)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster:
+        j = _judged_run(tmp_path, monkeypatch, "--executor", "dask", "--scheduler",
+                        cluster.scheduler_address)
+    assert {p for p, _, _ in sent} == {"fast table", "strong table", "fast compensation",
+                                       "strong compensation", "skill"}
+    assert {(e, s) for _, e, s in sent} == {("numba", cluster.scheduler_address)}
+    assert j["skill"]["games"] == 8
 
 
 def _card_frame(marks: dict) -> pd.DataFrame:
