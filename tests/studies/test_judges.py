@@ -163,8 +163,8 @@ def _part(sc) -> str:
 
 
 def _judged_run(tmp_path, monkeypatch, *flags):
-    """A tiny judged run of base.yaml with compensation checks, ``flags`` added; the parts
-    it played, each once (they are found by the scenario each chunk plays)."""
+    """A tiny judged run of base.yaml with compensation checks, ``flags`` added, in one
+    process; its judges.json."""
     monkeypatch.delenv("SIMSYM_CACHE", raising=False)  # every chunk is played, none read
     res = CliRunner().invoke(cli, ["run", BASE, "--games", "8", "--jobs", "1", "--out",
                                    str(tmp_path / "o"), "--verify-compensation", "--no-report",
