@@ -69,12 +69,18 @@ clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# The move-by-move logs of a few fixed-seed games, diffed by tests/engines/test_golden.py.
+# The move-by-move logs of a few fixed-seed games, diffed by tests/engines/test_golden.py:
+# GOLDEN's games (SCENARIO:GAME) at the fast judge's table, in SCENARIO-gameGAME.txt, and
+# GOLDEN_STRONG's at the strong judge's, in SCENARIO-strong-gameGAME.txt. A scenario that names
+# its own `strategies:` plays them under either.
 GOLDEN := base:0 base:1 mixed-rotate:0 mixed-rotate:1 mixed-rotate:2 mixed-rotate:3 players-2:5 no-trading:3
+GOLDEN_STRONG := base:0 base:1
+golden_logs = for spec in $(1); do sc=$${spec%%:*}; g=$${spec\#\#*:}; \
+	  f=tests/engines/golden/$$sc$(3)-game$$g.txt; \
+	  $(BIN)/simsym log scenarios/$$sc.yaml --game $$g --judge $(2) > $$f; echo $$f; done
 golden: $(STAMP)
-	@for spec in $(GOLDEN); do sc=$${spec%%:*}; g=$${spec##*:}; \
-	  $(BIN)/simsym log scenarios/$$sc.yaml --game $$g > tests/engines/golden/$$sc-game$$g.txt; \
-	  echo "tests/engines/golden/$$sc-game$$g.txt"; done
+	@$(call golden_logs,$(GOLDEN),fast,)
+	@$(call golden_logs,$(GOLDEN_STRONG),strong,-strong)
 
 # Regenerate the balance report of every scenario in scenarios/ into reports/<name>/
 # (scenarios with a `sweep:` get reports/<name>-sweep/ instead, with a `ladder:`

@@ -47,11 +47,14 @@ def out_dir(out, name: str) -> Path:
     return Path(out) if out else Path("reports") / name
 
 
-def judge_option(f):
-    """--judge: which of a judged scenario's two tables plays (`judges:`)."""
-    return click.option(
+def judge_option(f=None, *, run_dirs: bool = True):
+    """--judge: which of a judged scenario's two tables plays (`judges:`). ``run_dirs``: the
+    command also takes run directories (which hold one table); ``judge_option(run_dirs=False)``
+    for one that takes scenarios only."""
+    default = "strong; a run directory: the table it holds" if run_dirs else "strong"
+    option = click.option(
         "--judge", type=click.Choice(["strong", "fast"]), default=None,
         help="A scenario judged by two tables (`judges:`): play the strong table (the "
-             "verdict to trust) or the fast scripted one [default: strong; a run directory: "
-             "the table it holds]. A scenario that names its own `strategies:` plays them "
-             "whatever this says.")(f)
+             f"verdict to trust) or the fast scripted one [default: {default}]. A scenario "
+             "that names its own `strategies:` plays them whatever this says.")
+    return option if f is None else option(f)

@@ -4,10 +4,28 @@ from __future__ import annotations
 
 import click
 
+from simsym.cli.common import judge_option
 from simsym.model.scenario import load_scenario
 
 
+def log_header(scenario, g: int) -> str:
+    """The lines above a game's moves: the scenario and game, which table plays it (a judge's,
+    or the scenario's own `strategies:`) and the strategy of each seat in that game."""
+    from simsym.reference.game import seating
+
+    _, seat_strategy = seating(scenario, g)
+    table = (f"the {scenario.judged_by} judge's (--judge {scenario.judged_by})"
+             if scenario.judged_by else "the scenario's own (strategies:)")
+    seats = ", ".join(f"{i} {scenario.strategies[k].label}" for i, k in enumerate(seat_strategy))
+    return (f"# scenario {scenario.name}, seed {scenario.seed}, game {g}, "
+            f"{scenario.players} players, seating {scenario.seating}\n"
+            f"# table: {table}\n"
+            f"# seats: {seats}\n")
+
+
 def game_log(scenario, g: int, engine: str = "numba") -> str:
+    """Game ``g`` of ``scenario`` (one table: a judged scenario's :meth:`judge`), its header
+    and every move."""
     from simsym.reference.game import render_events
 
     if engine == "numba":
@@ -19,9 +37,7 @@ def game_log(scenario, g: int, engine: str = "numba") -> str:
         from simsym.reference.game import play_game
 
         events = play_game(scenario, g).events
-    header = (f"# scenario {scenario.name}, seed {scenario.seed}, game {g}, "
-              f"{scenario.players} players, seating {scenario.seating}\n")
-    return header + render_events(events, scenario) + "\n"
+    return log_header(scenario, g) + render_events(events, scenario) + "\n"
 
 
 @click.command("log")
@@ -32,11 +48,12 @@ def game_log(scenario, g: int, engine: str = "numba") -> str:
               help="Seed [default: the scenario's].")
 @click.option("--engine", type=click.Choice(["numba", "python"]), default="numba",
               show_default=True)
-def log(scenario_path, game, seed, engine):
+@judge_option(run_dirs=False)
+def log(scenario_path, game, seed, engine, judge):
     """Print one game's full log: every draw, discard, trade, Symposion and score."""
     from dataclasses import replace
 
-    scenario = load_scenario(scenario_path)
+    scenario = load_scenario(scenario_path).judge(judge)
     if seed is not None:
         scenario = replace(scenario, seed=seed)
     click.echo(game_log(scenario, game, engine), nl=False)

@@ -97,7 +97,8 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                                scheduler=scheduler, resume=resume,
                                report_follows=report)
         _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
-                   report, quiet)
+                   report, quiet, dict(engine=engine, search=search, executor=executor,
+                                       scheduler=scheduler, chunk_size=chunk_size))
         from simsym.cli.report_inputs import record_inputs
 
         record_inputs(out)  # what `make report-changed` checks before running it again
@@ -228,8 +229,9 @@ def format_judged(r: dict) -> str:
 
 
 def _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation, report,
-               quiet):
-    """The compensation check and the report, while the run still holds --out."""
+               quiet, play):
+    """The compensation check (played as the run was: ``play``, run_games' engine, executor,
+    ...) and the report, while the run still holds --out."""
     if verify_compensation:
         from simsym.run.compensation import verify_compensation as verify
         from simsym.run.progress import Progress
@@ -239,7 +241,8 @@ def _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensat
                        err=True)
         bar = Progress(games, show)
         try:
-            chk = verify(scenario, summary, games, seed, out, jobs=jobs, progress=bar.update)
+            chk = verify(scenario, summary, games, seed, out, jobs=jobs, progress=bar.update,
+                         **play)
         finally:
             bar.close()
         if not quiet:

@@ -198,7 +198,9 @@ def _load_raw(path: Path, chain: tuple[Path, ...], problems: Problems,
         base.pop("name", None)
         # A variant that names its own table replaces the judges it extends, and the other
         # way round: the two keys are two ways of naming the tables, not one merged spec.
-        if "strategies" in data or data.get("seating", "mirror") != "mirror":
+        # A seating alone keeps the judges (their tables are mirror tables: _judges refuses
+        # any other seating, where the variant sets it).
+        if "strategies" in data:
             base.pop("judges", None)
         if "judges" in data:
             base.pop("strategies", None)
@@ -286,7 +288,7 @@ def load_scenario(path: str | Path) -> Scenario:
                                 + ", ".join(SEATINGS), where("seating"),
                                 line_of(data, "seating"), "seating"))
         seating = None
-    judges = _judges(data, where, seating, problems)
+    judges = _judges(data, where, seating, problems, files)
     strategies = ([judges["strong"]] if judges and "strong" in judges
                   else _strategies(data, where, players, seating, problems))
     sweep = _sweep(data, where, problems)
@@ -442,9 +444,10 @@ def _unknown_keys(mapping: dict, allowed, file, line, parent: str, problems: Pro
                                     f"{parent}.{k}"))
 
 
-def _judges(data, where, seating, problems: Problems) -> dict | None:
+def _judges(data, where, seating, problems: Problems, files=()) -> dict | None:
     """The two judges' strategies, {"fast": ..., "strong": ...}, or None when the scenario
-    has no `judges:` (its table is `strategies:`)."""
+    has no `judges:` (its table is `strategies:`). ``files``: the scenario's files, nearest
+    first (a seating that is not mirror is reported where the nearer of the two keys is)."""
     if "strategies" in data:
         if "judges" in data:
             problems.add(InputError(
@@ -458,10 +461,7 @@ def _judges(data, where, seating, problems: Problems) -> dict | None:
     raw = data["judges"]
     jfile, jline = where("judges"), line_of(data, "judges")
     if seating not in (None, "mirror"):
-        problems.add(InputError(
-            f"the judges are mirror tables (one strategy in every seat), found seating "
-            f"{show(seating)}; allowed: seating 'mirror', or `strategies:` to mix "
-            "strategies", jfile, jline, "judges"))
+        problems.add(_seating_under_judges(data, where, seating, files))
         return None
     if raw is None:
         raw = {}
@@ -487,6 +487,30 @@ def _judges(data, where, seating, problems: Problems) -> dict | None:
         except InputError as e:
             problems.add(e)
     return out
+
+
+def _seating_under_judges(data, where, seating, files) -> InputError:
+    """The problem of a seating other than mirror beside `judges:`, at the key the nearer
+    file sets: a variant's `seating:` over the judges it extends, else the `judges:`."""
+    jfile, sfile = where("judges"), where("seating")
+    order = [str(f) for f in files]
+
+    def rank(f):
+        return order.index(f) if f in order else len(order)
+
+    if sfile != jfile and rank(sfile) < rank(jfile):
+        return InputError(
+            f"seating {show(seating)} seats several strategies at one table, but this "
+            f"scenario is judged by the mirror tables (one strategy in every seat) of the "
+            f"`judges:` it extends ({jfile}:{line_of(data, 'judges')}); allowed: seating "
+            "'mirror' (or no `seating:`) to keep the judges, or `strategies:` beside it to "
+            "name the table to seat (e.g. strategies: [greedy, learned])", sfile,
+            line_of(data, "seating"), "seating")
+    inherited = f" (from {sfile}:{line_of(data, 'seating')})" if sfile != jfile else ""
+    return InputError(
+        f"the judges are mirror tables (one strategy in every seat), found seating "
+        f"{show(seating)}{inherited}; allowed: seating 'mirror', or `strategies:` to mix "
+        "strategies", jfile, line_of(data, "judges"), "judges")
 
 
 def _strategy_entries(raw: list, sfile, sline, key: str, problems: Problems, parent, pkey):

@@ -3,7 +3,10 @@
 Set ``SIMSYM_CACHE=DIR`` (the Makefile's `report` target sets ``.cache/chunks``) and every
 chunk that `run_games` plays is stored under a key of everything that decides its games:
 
-- the scenario's fingerprint (cards, rules, table, strategies: not its name or games),
+- the scenario's fingerprint (cards, rules, table, strategies: not its name or games; and
+  the content of every model file the table plays, a learned seat's and the one a lookahead
+  seat's rollouts play under policy learned, so a model trained again is not read as stale
+  chunks),
 - the seed and the chunk's game indices,
 - the engine, and a hash of the source files that play and count games (``GAME_CODE``:
   the kernels, both engines, the strategies, the card and rule models, the reduction of a

@@ -24,13 +24,14 @@ def gap_of(summary: dict) -> float:
 
 
 def verify_compensation(scenario, summary: dict, games: int, seed: int, out: Path,
-                        jobs: int = 1, progress=None) -> dict:
+                        jobs: int = 1, progress=None, **play) -> dict:
     """Re-run ``scenario`` with the compensation suggested by ``summary`` as the rule option
-    seat_compensation, on the same seed and games; write DIR/compensation.json."""
+    seat_compensation, on the same seed and games; write DIR/compensation.json. ``play``:
+    run_games' engine, search, executor, scheduler and chunk_size (the run's own)."""
     comp = compensation(summary)
     after_sc = replace(scenario, rules=replace(scenario.rules, seat_compensation=tuple(comp)))
     totals, _ = run_games(after_sc, games, seed, jobs=jobs,
-                          on_chunk=progress and (lambda res, done: progress(done)))
+                          on_chunk=progress and (lambda res, done: progress(done)), **play)
     after = build_summary(after_sc, totals, games, seed)
     result = {"suggested": comp, "games": games, "seed": seed,
               "seats_before": seats_of(summary), "seats_after": seats_of(after),

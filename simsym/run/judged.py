@@ -27,6 +27,9 @@ FAST_DIR = "fast"
 JUDGES_JSON = "judges.json"
 SKILL_GAMES = 20_000  # games of the mixed table that measures the skill gap
 FRESH = 1  # compensations are verified on the deals of seed + FRESH (and + FRESH + 1): fresh
+# The arguments of run_scenario that say where and how games are played: the compensation
+# checks and the skill games play where the two tables do.
+PLAY_KWARGS = ("engine", "search", "executor", "scheduler", "chunk_size")
 
 
 def _finished(sc, out: Path, games: int, seed: int) -> dict | None:
@@ -57,22 +60,23 @@ def _table(sc, out, *, games, seed, resume, run_kwargs, echo):
                         **run_kwargs)
 
 
-def _played(sc, games, seed, jobs, show) -> dict:
-    """The summary of ``games`` games of ``sc`` on the deals of ``seed``, with a progress bar."""
+def _played(sc, games, seed, jobs, show, play) -> dict:
+    """The summary of ``games`` games of ``sc`` on the deals of ``seed``, with a progress bar;
+    ``play``: run_games' engine, executor, ... (PLAY_KWARGS)."""
     bar = Progress(games, show)
     try:
         totals, _ = run_games(sc, games, seed, jobs=jobs,
-                              on_chunk=lambda res, done: bar.update(done))
+                              on_chunk=lambda res, done: bar.update(done), **play)
     finally:
         bar.close()
     return build_summary(sc, totals, games, seed)
 
 
-def _check(sc, comp, games, seed, jobs, show, echo, what):
+def _check(sc, comp, games, seed, jobs, show, echo, what, play):
     """Play ``sc`` with seat compensation ``comp`` on the deals of ``seed``."""
     echo(f"verifying {what} on {games:,} fresh deals ...")
     after_sc = replace(sc, rules=replace(sc.rules, seat_compensation=tuple(comp)))
-    return _played(after_sc, games, seed, jobs, show)
+    return _played(after_sc, games, seed, jobs, show, play)
 
 
 def _verification(before, after, comp, games, seed, estimate) -> dict:
@@ -81,7 +85,8 @@ def _verification(before, after, comp, games, seed, estimate) -> dict:
             "gap_before": _gap(before), "gap_after": _gap(after)}
 
 
-def _evening(sc, summary, games, seed, jobs, show, echo, role) -> tuple[dict, dict | None]:
+def _evening(sc, summary, games, seed, jobs, show, echo, role,
+             play) -> tuple[dict, dict | None]:
     """The compensation that evens ``sc``'s seats, in two estimates each played on deals
     the table has not seen: the mean-score estimate on the deals of seed + FRESH, then the
     estimate refined from the win shares that gave (simsym.analysis.seats), on the deals of
@@ -91,24 +96,25 @@ def _evening(sc, summary, games, seed, jobs, show, echo, role) -> tuple[dict, di
     first = compensation(summary)
     seed1, seed2 = seed + FRESH, seed + FRESH + 1
     after1 = _check(sc, first, games, seed1, jobs, show, echo,
-                    f"the {role} table's mean-score compensation {first}")
+                    f"the {role} table's mean-score compensation {first}", play)
     v1 = _verification(summary, after1, first, games, seed1, "mean scores")
     refined = refine_compensation(summary, after1)
     if refined == first:
         return v1, None
     after2 = _check(sc, refined, games, seed2, jobs, show, echo,
-                    f"the {role} table's compensation refined from win shares {refined}")
+                    f"the {role} table's compensation refined from win shares {refined}",
+                    play)
     return _verification(summary, after2, refined, games, seed2, "win shares"), v1
 
 
-def _skill(scenario, fast, strong, games, seed, jobs, show, echo) -> dict:
+def _skill(scenario, fast, strong, games, seed, jobs, show, echo, play) -> dict:
     """The strong judge in one seat, the fast judge in the others, seats rotated."""
     n = min(games, SKILL_GAMES)
     mixed = replace(scenario, judges=None, judged_by=None, seating="rotate",
                     strategies=[strong] + [fast] * (scenario.players - 1))
     echo(f"skill gap: one {strong.label} against {scenario.players - 1} {fast.label}, "
          f"{n:,} games ...")
-    s = _played(mixed, n, seed, jobs, show)
+    s = _played(mixed, n, seed, jobs, show, play)
     st = {x["strategy"]: x for x in s["strategies"]}[strong.label]
     return {"games": n, "seed": seed, "strong": strong.label, "fast": fast.label,
             "win_rate": st["win_rate"], "ci95": st["ci95"], "fair_share": s["fair_share"]}
@@ -119,12 +125,14 @@ def run_judged(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                force: bool = False, **run_kwargs) -> dict:
     """Run both judges' tables of ``scenario`` into ``out`` (strong) and ``out/fast``, then
     the checks of judges.json; returns judges.json's content. ``run_kwargs`` go to
-    run_scenario (engine, jobs, chunk_size, executor, ...)."""
+    run_scenario (engine, jobs, chunk_size, executor, ...); those of PLAY_KWARGS to the
+    compensation checks and the skill games too."""
     echo = echo or (lambda text: None)
     out = prepare_out_dir(Path(out), scenario.name, force or resume)
     (out / JUDGES_JSON).unlink(missing_ok=True)  # it described an older run
     fast_sc, strong_sc = scenario.judge("fast"), scenario.judge("strong")
     kw = dict(jobs=jobs, progress=progress, force=True, **run_kwargs)
+    play = {k: v for k, v in run_kwargs.items() if k in PLAY_KWARGS}
     fast = _table(fast_sc, out / FAST_DIR, games=games, seed=seed, resume=resume,
                   run_kwargs=kw, echo=echo)
     strong = _table(strong_sc, out, games=games, seed=seed, resume=resume, run_kwargs=kw,
@@ -137,11 +145,12 @@ def run_judged(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
     for stale in (out / "compensation.json", out / FAST_DIR / "compensation.json"):
         stale.unlink(missing_ok=True)  # they described an older run
     if verify:
-        v_s, first_s = _evening(strong_sc, strong, games, seed, jobs, progress, echo, "strong")
-        v_f, first_f = _evening(fast_sc, fast, games, seed, jobs, progress, echo, "fast")
+        v_s, first_s = _evening(strong_sc, strong, games, seed, jobs, progress, echo, "strong",
+                                play)
+        v_f, first_f = _evening(fast_sc, fast, games, seed, jobs, progress, echo, "fast", play)
         comp_s = v_s["suggested"]
         after_x = _check(fast_sc, comp_s, games, v_s["seed"], jobs, progress, echo,
-                         f"the strong table's {comp_s} under the fast table")
+                         f"the strong table's {comp_s} under the fast table", play)
         write_json(out / "compensation.json", v_s)
         write_json(out / FAST_DIR / "compensation.json", v_f)
         result["compensation"] = {
@@ -150,6 +159,6 @@ def run_judged(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                                                v_s["estimate"]),
             "fast": v_f, "fast_first": first_f}
     result["skill"] = _skill(scenario, fast_sc.strategies[0], strong_sc.strategies[0], games,
-                             seed, jobs, progress, echo)
+                             seed, jobs, progress, echo, play)
     write_json(out / JUDGES_JSON, result)
     return result

@@ -162,7 +162,11 @@ def _model_digest(s) -> str:
 
 
 def fingerprint(scenario) -> str:
-    """What determines the games besides the seed: cards, rules, table, strategies."""
+    """What determines the games besides the seed: cards, rules, table, strategies, and the
+    content of every model the table plays (its learned seats', its lookahead seats'
+    rollouts')."""
+    from simsym.model.strategies import rollout_learner
+
     spec = {
         "cards": [[c.name, c.text, c.copies] for c in scenario.cards],
         "rules": scenario.rules.as_dict(), "players": scenario.players,
@@ -170,8 +174,13 @@ def fingerprint(scenario) -> str:
         "strategies": [[s.family, [[k, repr(v)] for k, v in s.params]]
                        for s in scenario.strategies],
     }
-    # a learned seat plays its model's weights, whatever the file is called
+    # a learned seat plays its model's weights, whatever the file is called, and so do the
+    # rollouts of a lookahead seat under policy learned (the model its `model` names)
     models = [_model_digest(s) for s in scenario.strategies if s.family == "learned"]
     if models:
         spec["models"] = models
+    rollouts = [_model_digest(rollout_learner(s)) for s in scenario.strategies
+                if s.family == "lookahead" and s.get("policy") == "learned"]
+    if rollouts:
+        spec["rollout_models"] = rollouts
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()

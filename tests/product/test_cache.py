@@ -8,7 +8,7 @@ import pytest
 
 from simsym.run import cache as chunk_cache
 from simsym.run import executor
-from simsym.model.scenario import load_scenario
+from simsym.model.scenario import REPO_ROOT, load_scenario
 from simsym.studies.sweep import variant
 
 
@@ -57,6 +57,38 @@ def test_what_decides_the_games_changes_the_key(small):
               chunk_cache.chunk_key(nerf, "numba", 3, 0, 100),
               chunk_cache.chunk_key(replace(small, seating="rotate"), "numba", 3, 0, 100)]
     assert len({key, *others}) == 6
+
+
+@pytest.mark.parametrize("seat", ["{family: learned, model: m.json}",
+                                  "{family: lookahead, iterations: 4, policy: learned, "
+                                  "model: m.json}"])
+def test_every_model_a_table_plays_is_in_the_key(tmp_path, seat):
+    """A learned seat's model and the model a lookahead seat's rollouts play under policy
+    learned: the same file name with other weights is another key (not the stale chunks)."""
+    import json
+
+    from simsym.learned.model import BASE_MODEL
+
+    model = tmp_path / "m.json"
+    path = tmp_path / "s.yaml"
+    path.write_text(f"extends: {REPO_ROOT / 'scenarios' / 'base.yaml'}\nstrategies: [{seat}]\n")
+
+    def key_with(gain):
+        doc = json.loads(BASE_MODEL.read_text())
+        doc["least_gain"] = gain
+        model.write_text(json.dumps(doc))
+        return chunk_cache.chunk_key(load_scenario(path), "numba", 3, 0, 100)
+
+    first = key_with(1)
+    assert key_with(1) == first  # the same weights: the same games
+    assert key_with(2) != first
+    # the rollout model of one lookahead seat is not that of another policy's seat
+    if "lookahead" in seat:
+        own = tmp_path / "own.yaml"
+        own.write_text(path.read_text().replace("policy: learned", "policy: own"))
+        key_own = chunk_cache.chunk_key(load_scenario(own), "numba", 3, 0, 100)
+        key_with(3)
+        assert chunk_cache.chunk_key(load_scenario(own), "numba", 3, 0, 100) == key_own
 
 
 def test_a_sweep_table_shares_the_runs_games():

@@ -151,6 +151,28 @@ def test_the_census_thread_starts_only_once_the_workers_exist(tmp_path, monkeypa
     assert (tmp_path / "b" / "census.json").exists()
 
 
+def test_the_compensation_check_plays_on_the_engine_of_the_run(tmp_path, monkeypatch):
+    """A one-table run's --verify-compensation replays its table on the run's own engine and
+    search, not on numba whatever the flags say."""
+    from simsym.run import executor
+
+    monkeypatch.delenv("SIMSYM_CACHE", raising=False)
+    played = []
+    real = executor.run_chunk_task
+
+    def spy(sc, engine, search, *rest):  # one process (--jobs 1): chunks are played here
+        played.append((bool(sc.rules.seat_compensation), engine, search))
+        return real(sc, engine, search, *rest)
+
+    monkeypatch.setattr(executor, "run_chunk_task", spy)
+    r = run(BASE, "--judge", "fast", "--games", "12", "--jobs", "1", "--engine", "python",
+            "--search", "numba", "--verify-compensation", "--no-report", "-q", "--out",
+            str(tmp_path))
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "compensation.json").exists()
+    assert set(played) == {(False, "python", "numba"), (True, "python", "numba")}
+
+
 def test_bad_scenario_is_refused_before_any_game(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text(f"extends: {BASE}\nstrategies:\n  - family: greedy\n    patience: 3\n")

@@ -15,6 +15,7 @@ from simsym.studies.compare import resolve
 from simsym.errors import InputError, InputErrors
 from simsym.report.judges import _cards_text
 from simsym.model.scenario import load_scenario
+from simsym.run.judged import JUDGES_JSON
 
 BASE = "scenarios/base.yaml"
 
@@ -74,6 +75,45 @@ def test_a_variant_naming_its_strategies_replaces_the_judges_it_extends(tmp_path
     assert rot.judges is None
 
 
+def test_a_variant_setting_only_the_seating_keeps_the_judges_it_extends(tmp_path):
+    sc = load_scenario(_write(tmp_path, f"extends: {_abs(BASE)}\nseating: mirror\n"
+                                        "players: 3\n"))
+    assert {k: v.family for k, v in sc.judges.items()} == {"fast": "greedy",
+                                                           "strong": "learned"}
+    fast = sc.judge("fast")
+    assert [s.family for s in fast.strategies] == ["greedy"] and fast.players == 3
+
+
+@pytest.mark.parametrize("seating", ["rotate", "random"])
+def test_a_variant_seating_mixed_tables_over_judges_is_refused_where_it_says_so(tmp_path,
+                                                                              seating):
+    """The judges' tables are mirror tables: a seating that mixes strategies does not apply
+    to them, and is refused at the variant's own line rather than playing greedy instead."""
+    path = _write(tmp_path, f"extends: {_abs(BASE)}\nname: v\nseating: {seating}\n")
+    with pytest.raises(InputError) as e:
+        load_scenario(path)
+    err = e.value
+    assert (err.file, err.line, err.key) == (str(path), 3, "seating")
+    assert "judges" in str(err) and "base.yaml:12" in str(err)
+    assert "seating 'mirror'" in str(err) and "`strategies:`" in str(err)
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 2 and f"{path}:3: seating: seating '{seating}'" in res.output
+    # naming the table to seat is the way to mix strategies
+    table = load_scenario(_write(tmp_path, f"extends: {_abs(BASE)}\nseating: {seating}\n"
+                                           "strategies: [greedy, learned]\n", "t.yaml"))
+    assert table.judges is None and table.seating == seating
+
+
+def test_judges_over_an_inherited_mixed_seating_say_where_it_is_set(tmp_path):
+    parent = _write(tmp_path, f"extends: {_abs(BASE)}\nseating: rotate\n"
+                              "strategies: [greedy, patient]\n", "parent.yaml")
+    child = _write(tmp_path, "extends: parent.yaml\njudges: {fast: greedy}\n", "child.yaml")
+    with pytest.raises(InputError) as e:
+        load_scenario(child)
+    assert (e.value.file, e.value.line, e.value.key) == (str(child), 2, "judges")
+    assert f"from {parent.resolve()}:2" in str(e.value)
+
+
 def test_bad_judges_are_clear_errors(tmp_path):
     both = _write(tmp_path, f"extends: {_abs(BASE)}\nstrategies: [greedy]\n"
                             "judges: {fast: greedy}\n")
@@ -111,6 +151,69 @@ def test_one_judge_alone_goes_beside_the_judged_run(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     run = json.loads((tmp_path / "reports" / "base-fast" / "run.json").read_text())
     assert run["judge"] == "fast" and not (tmp_path / "reports" / "base").exists()
+
+
+def _part(sc) -> str:
+    """Which part of a judged run of base.yaml plays ``sc``: a judge's table, a compensation
+    check (the table with seat compensation) or the skill games (the mixed, rotated table)."""
+    if sc.seating == "rotate":
+        return "skill"
+    role = {"greedy": "fast", "learned": "strong"}[sc.strategies[0].family]
+    return f"{role} compensation" if sc.rules.seat_compensation else f"{role} table"
+
+
+def _judged_run(tmp_path, monkeypatch, *flags):
+    """A tiny judged run of base.yaml with compensation checks, ``flags`` added, in one
+    process; its judges.json."""
+    monkeypatch.delenv("SIMSYM_CACHE", raising=False)  # every chunk is played, none read
+    res = CliRunner().invoke(cli, ["run", BASE, "--games", "8", "--jobs", "1", "--out",
+                                   str(tmp_path / "o"), "--verify-compensation", "--no-report",
+                                   "-q", *flags])
+    assert res.exit_code == 0, res.output
+    return json.loads((tmp_path / "o" / JUDGES_JSON).read_text())
+
+
+def test_every_part_of_a_judged_run_plays_on_the_engine_asked_for(tmp_path, monkeypatch):
+    from simsym.run import executor
+
+    played = []
+    real = executor.run_chunk_task
+
+    def spy(sc, engine, search, *rest):  # one process (--jobs 1): chunks are played here
+        played.append((_part(sc), engine, search))
+        return real(sc, engine, search, *rest)
+
+    monkeypatch.setattr(executor, "run_chunk_task", spy)
+    _judged_run(tmp_path, monkeypatch, "--engine", "python", "--search", "numba")
+    parts = {p for p, _, _ in played}
+    assert parts == {"fast table", "strong table", "fast compensation", "strong compensation",
+                     "skill"}
+    assert {(engine, search) for _, engine, search in played} == {("python", "numba")}
+
+
+def test_every_part_of_a_judged_run_plays_on_the_executor_asked_for(tmp_path, monkeypatch):
+    """--executor dask with --scheduler: every part's chunks go to that cluster (here one of
+    a worker thread in this process)."""
+    from dask.distributed import LocalCluster
+
+    from simsym.run import dask_executor
+
+    sent = []
+    real = dask_executor.run_on_dask
+
+    def spy(args, todo, *rest, scheduler, **kw):
+        sent.append((_part(args[0]), args[1], scheduler))
+        return real(args, todo, *rest, scheduler=scheduler, **kw)
+
+    monkeypatch.setattr(dask_executor, "run_on_dask", spy)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=None) as cluster:
+        j = _judged_run(tmp_path, monkeypatch, "--executor", "dask", "--scheduler",
+                        cluster.scheduler_address)
+    assert {p for p, _, _ in sent} == {"fast table", "strong table", "fast compensation",
+                                       "strong compensation", "skill"}
+    assert {(e, s) for _, e, s in sent} == {("numba", cluster.scheduler_address)}
+    assert j["skill"]["games"] == 8
 
 
 def _card_frame(marks: dict) -> pd.DataFrame:
