@@ -129,6 +129,8 @@ COMMANDS = {  # name: (module, attribute, the first sentence of its help)
                      " table or strategies, with their card files and `extends`), each on the "
                      "same deals; write OUT/NAME/compare.md for each and the verdicts in "
                      "OUT/summary.md."),
+    "docs": ("simsym.cli.docs", "docs",
+             "Show the guide, the card notation, the rulings and more."),
     "init": ("simsym.cli.init", "init",
              "Write a starter workspace into DIR: a scenario extending the packaged base game, "
              "an editable copy of the card file it plays, and a README on what to run next."),

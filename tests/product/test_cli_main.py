@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from simsym.cli.main import COMMANDS, main
 
-NAMES = ["ablate", "bench", "best", "compare", "compare-tree", "init", "ladder", "log",
-         "options", "report", "run", "serve", "sweep", "train", "tune", "validate"]
+NAMES = ["ablate", "bench", "best", "compare", "compare-tree", "docs", "init", "ladder",
+         "log", "options", "report", "run", "serve", "sweep", "train", "tune", "validate"]
 
 
 def test_help_lists_every_command_and_each_resolves_to_itself():
