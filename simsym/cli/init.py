@@ -9,8 +9,10 @@ import click
 @click.argument("directory", metavar="DIR", type=click.Path(file_okay=False))
 @click.option("--force", is_flag=True, help="Overwrite the workspace files if they exist.")
 def init(directory, force):
-    """Write a starter workspace into DIR: a scenario extending the packaged base game, an
-    editable copy of the card file it plays, and a README on what to run next."""
+    """Write a starter workspace into DIR.
+
+    A scenario extending the packaged base game (game.yaml), an editable copy of the card
+    file it plays (cards/symposion.yaml), and a README on what to run next."""
     from simsym.model.workspace import SCENARIO, write_workspace
 
     for path in write_workspace(directory, force=force):

@@ -33,7 +33,10 @@ def game_log(scenario, g: int, engine: str = "numba") -> str:
 @click.option("--engine", type=click.Choice(["numba", "python"]), default="numba",
               show_default=True)
 def log(scenario_path, game, seed, engine):
-    """Print one game's full log: every draw, discard, trade, Symposion and score."""
+    """Print one game's log, move by move.
+
+    Every draw, discard, trade, Symposion and score of game --game of SCENARIO, played with
+    the scenario's seed (or --seed)."""
     from dataclasses import replace
 
     scenario = load_scenario(scenario_path)
