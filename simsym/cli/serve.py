@@ -22,7 +22,7 @@ import click
                    "0.0.0.0); repeatable.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Processes a comparison plays on. 1 is the quickest to a first verdict: "
-                   "a pool costs its start-up at every look (docs/workbench.md).")
+                   "a pool costs its start-up at every look (`simsym docs workbench`).")
 @click.option("--judge", type=click.Choice(["strong", "fast"]), default="strong",
               show_default=True,
               help="A scenario judged by two tables (`judges:`): the judge the page starts "

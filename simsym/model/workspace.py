@@ -19,7 +19,7 @@ SCENARIO = "game.yaml"
 _SCENARIO_TEXT = """\
 # Your game: the base game as written (simsym:base, shipped with simsym), played with the
 # deck of cards/symposion.yaml beside this file. Edit a card there, or restate here only
-# what you change (every key: docs/scenarios.md of simsym; every rule: `simsym options`).
+# what you change (every key: `simsym docs scenarios`; every rule: `simsym options`).
 extends: simsym:base
 name: {name}
 cards: {cards}       # your copy of the deck: edit a value, run again

@@ -136,7 +136,7 @@ def markdown(res) -> str:
              f"({DOWN}) under a table when its IWD interval excludes that table's average IWD "
              f"after Holm's correction for testing all {len(t0.cards)} cards (the stance of "
              "`simsym compare`; the card report's markers are uncorrected). Which table to "
-             "trust for what: docs/designer-guide.md.", ""]
+             "trust for what: `simsym docs guide` (docs/designer-guide.md), section 5.", ""]
     lines += _verdict_section(res) + [""] + _seats_section(res) + [""]
     lines += _agreement_section(res) + [""] + _flips_section(res) + [""]
     lines += ["![IWD under each table against the first](sweep-iwd.png)", "",

@@ -1,5 +1,6 @@
 """`simsym docs`: every shipped document by a topic, printed as written, its installed path;
-the wheel carries them all (the notebook too)."""
+the wheel carries them all (the notebook too); and text shown to a user that cites a document
+names the command that shows it."""
 
 import json
 import re
@@ -10,7 +11,7 @@ import zipfile
 import pytest
 from click.testing import CliRunner
 
-from simsym.cli.main import main
+from simsym.cli.main import COMMANDS, main
 from simsym.model.packaged import DOCS
 from simsym.model.scenario import REPO_ROOT
 
@@ -126,6 +127,35 @@ def test_the_wheel_ships_every_document_and_simsym_docs_reads_it_there(tmp_path)
     assert r.returncode == 0 and r.stdout == (DOCS_DIR / "cards.md").read_text()
     r = simsym("docs", "notebook")
     assert r.returncode == 0 and "import simsym.api as ss" in r.stdout
+
+
+# --- text shown to a user names `simsym docs TOPIC` -------------------------------------------
+
+def _help(name):
+    return " ".join(cli(name, "--help").output.split()) if name else " ".join(
+        cli("--help").output.split())
+
+
+@pytest.mark.parametrize("name", [None, *COMMANDS])
+def test_a_help_that_cites_a_document_names_the_command_that_shows_it(name):
+    """The group's help, each command's help and each of its options' help: any that cites a
+    file of docs/ names the `simsym docs TOPIC` that shows it, in the same text."""
+    cmd = main if name is None else main.get_command(None, name)
+    texts = [cmd.help or ""] + [getattr(p, "help", None) or "" for p in cmd.params]
+    for text in texts:
+        text = " ".join(text.split())
+        for topic, doc in DOCS.items():
+            if doc.file in text:
+                assert f"simsym docs {topic}" in text, (name, text)
+
+
+def test_the_designer_commands_help_point_at_the_docs():
+    assert "simsym docs rulings" in _help("options") and "simsym docs rules" in _help("options")
+    assert "simsym docs guide" in _help("run") and "simsym docs workbench" in _help("serve")
+    assert "simsym docs scenarios" in _help("validate")
+    rulings = next(p.help for p in main.get_command(None, "options").params
+                   if p.name == "rulings")
+    assert "`simsym docs rulings`" in rulings and "`simsym docs rules`" in rulings
 
 
 def test_every_cited_topic_exists():
