@@ -9,8 +9,8 @@ is no ``simsym/data/`` and the same files are read from ``scenarios/`` beside th
 A scenario file names a packaged scenario as ``extends: simsym:base``; the commands take
 ``simsym:NAME`` wherever they take a scenario path (``simsym run simsym:plato-nerf``).
 
-The docs of ``docs/`` ship the same way, as ``simsym/docs/``; DOCS names each by a topic, the
-name ``simsym docs TOPIC`` prints it by.
+The files of ``docs/`` ship the same way, as ``simsym/docs/``; DOCS gives each a topic, the
+name ``simsym docs TOPIC`` takes.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ CHECKOUT_DOCS = Path(__file__).resolve().parents[2] / "docs"
 class Doc(NamedTuple):
     file: str  # its name in docs/ (simsym/docs/ of an installed simsym)
     about: str  # what it is, in a line
-    maintainer: bool = False  # for who works on simsym itself, not on the game
+    maintainer: bool = False  # for those who work on simsym itself, not on the game
 
 
 # Every document of docs/, by topic (`simsym docs TOPIC`), in the order `simsym docs` lists

@@ -41,7 +41,7 @@ _README_TEXT = """\
   with simsym) and plays the deck of `{cards}`.
 - `{cards}`: your copy of the 75 cards, in the rules' own notation
   (`Plato: "5I; IO"`). Edit a value, add a card or give one `copies: 2`.
-{notebook}
+{notebook_item}
 What to run next, from this folder:
 
 ```sh
@@ -59,7 +59,8 @@ Scenarios shipped with simsym, to extend or run by name: {names}.
 
 _NOTEBOOK_ITEM = """\
 - `{notebook}`: the notebook API, a worked example; open it in Jupyter from this folder,
-  where `ss.scenario("{scenario}")` is your game (Jupyter: `pip install jupyterlab`).
+  where `ss.scenario("{scenario}")` is your game (Jupyter does not come with simsym:
+  `pip install jupyterlab` into the same environment).
 """
 
 _NO_NOTEBOOK_ITEM = """\
@@ -81,7 +82,8 @@ def plan(directory: Path, notebook: bool = False) -> dict[Path, str]:
     cards = packaged.CARD_FILE.as_posix()
     fields = {"name": name, "scenario": SCENARIO, "cards": cards, "notebook": NOTEBOOK,
               "names": ", ".join(f"`{packaged.PREFIX}{n}`" for n in packaged.names())}
-    fields["notebook"] = (_NOTEBOOK_ITEM if notebook else _NO_NOTEBOOK_ITEM).format(**fields)
+    fields["notebook_item"] = (_NOTEBOOK_ITEM if notebook else _NO_NOTEBOOK_ITEM).format(
+        **fields)
     files = {directory / SCENARIO: _SCENARIO_TEXT.format(**fields),
              directory / packaged.CARD_FILE: packaged.card_file().read_text(encoding="utf-8"),
              directory / "README.md": _README_TEXT.format(**fields)}
