@@ -29,8 +29,8 @@ def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
     The strategies are the scenario's `ladder: {strategies: [...]}`, else its `strategies:`.
     Each pair plays at a table alternating the two in rotate seating, every pair on the same
     deals; the ratings are openskill's Plackett-Luce, checked by a batch Bradley-Terry fit
-    with a bootstrap over deals. Writes ladder.json (best first), ladder.md, ladder.png, pairs.csv and
-    ladder-run.json."""
+    with a bootstrap over deals. Writes ladder.json (best first), ladder.md, ladder.png,
+    pairs.csv and ladder-run.json."""
     from importlib.metadata import version
 
     from simsym.studies.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate

@@ -339,8 +339,8 @@ def _clean_env(venv: Path) -> dict:
 @pytest.mark.slow
 def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
     """pip install of the wheel, then from an empty folder: best, options, docs, init,
-    validate, run. The numba kernels compile cold for the new environment's sources (cached under the
-    user's cache folder, simsym.core.kernel_cache_dir)."""
+    validate, run. The numba kernels compile cold for the new environment's sources (cached
+    under the user's cache folder, simsym.core.kernel_cache_dir)."""
     t0 = time.perf_counter()
     wheel = _build_wheel(tmp_path)
     with zipfile.ZipFile(wheel) as z:  # the wheel carries scenarios/ exactly, as simsym/data/
