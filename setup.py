@@ -3,9 +3,9 @@
 The base scenario, its card file and the example scenarios have one copy, the checkout's
 ``scenarios/`` (the tests, the Makefile and the docs use it there). Here that folder is mapped
 into the wheel as the package data ``simsym/data/``, which ``simsym.model.packaged`` reads through
-importlib.resources (``extends: simsym:base``). The docs (``docs/*.md``, the rules text) ship the
-same way as ``simsym.docs``, which ``simsym options --rulings`` reads. Every other setting is
-in pyproject.toml.
+importlib.resources (``extends: simsym:base``). The docs (``docs/*.md``, the rules text, the
+example notebook) ship the same way as ``simsym.docs``, which ``simsym docs`` and ``simsym
+options --rulings`` read. Every other setting is in pyproject.toml.
 """
 
 from setuptools import find_namespace_packages, find_packages, setup
@@ -18,7 +18,7 @@ setup(
     packages=[*find_packages(include=["simsym", "simsym.*"]), *DATA, "simsym.docs"],
     package_dir={"simsym.data": "scenarios", "simsym.docs": "docs"},
     package_data={**{p: ["*.yaml", "*.py"] for p in DATA},
-                  "simsym.docs": ["*.md", "*.txt"],
+                  "simsym.docs": ["*.md", "*.txt", "*.ipynb"],
                   "simsym.serve": ["templates/*.html", "static/*"],
                   "simsym.learned": ["*.json"]},
 )

@@ -24,8 +24,11 @@ from simsym.model.scenario import load_scenario
 @quiet_option
 @judge_option
 def ablate(scenario_path, names, games, seed, jobs, out, judge, quiet):
-    """Replay the same seeds with each card removed; the change in mean score, length, seat
-    gap and strategies' win shares, with paired intervals."""
+    """Remove each card in turn and measure what changes.
+
+    Replays the same seeds with each card removed; the change in mean score, length, seat
+    gap and strategies' win shares, with paired intervals; writes ablation.md and
+    ablation.csv."""
     from simsym.studies.ablate import ablate as run_ablation
     from simsym.studies.ablate import write_ablation
     from simsym.run.progress import Progress

@@ -60,7 +60,10 @@ def headline(figs: dict) -> dict:
                    "of HEADLINE, null when not measured).")
 def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with_compile,
           as_json):
-    """Measure the search and the engines: numba vs reference, scaling, compile, memory."""
+    """Measure the speed of the search and the engines.
+
+    The compiled search and engine against the plain-Python references, their scaling, the
+    compile time and the memory; how to read the figures: `simsym docs performance`."""
     from simsym.run.bench import (
         compile_figures, game_figures, learned_figures, million_figures, rollout_figures,
         search_figures,
@@ -129,7 +132,7 @@ def bench(scenario_path, hands, ref_hands, reps, games, ref_games, million, with
         lines += ["", "1,000,000 games with `simsym run` (all cores)",
                   f"  wall time                    {figs['million_wall_s']:10.1f} s",
                   f"  peak RSS (largest process)   {figs['million_peak_rss_mb']:10.0f} MB"]
-    lines += ["", "targets (docs/performance.md, docs/strategies.md)"]
+    lines += ["", "targets (`simsym docs performance`, `simsym docs strategies`)"]
     for name, _, target, sense in HEADLINE:
         value = figs[name]
         if target is None or value is None:

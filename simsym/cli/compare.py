@@ -50,8 +50,11 @@ fail_on_option = click.option(
 @json_option
 def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, delta, alpha,
                 beta, max_games, block, judge, quiet, as_json):
-    """Run A and B (scenario files or run directories) on the same seeds and deals, and
-    report per seat and per card A, B and the difference with a paired interval.
+    """Compare scenario A with B on the same deals.
+
+    Runs A and B (scenario files or run directories) on the same seeds and deals, and
+    reports per seat and per card A, B and the difference with a paired interval, in
+    compare.md (how to read it: `simsym docs guide`).
 
     With --until-decided, A and B are played block by block on the same deals until a
     sequential probability ratio test decides (fishtest's GSPRT on the paired block

@@ -29,8 +29,10 @@ from simsym.studies.compare import parse_fail_on
                    "in one value separated by spaces or commas).")
 @quiet_option
 def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, judge, only, quiet):
-    """Compare the scenarios of NEW whose games differ from OLD's (cards, rules, table or
-    strategies, with their card files and `extends`), each on the same deals; write
+    """Compare every scenario a change touched, on the same deals.
+
+    Compares the scenarios of NEW whose games differ from OLD's (cards, rules, table or
+    strategies, with their card files and `extends`), each on the same deals; writes
     OUT/NAME/compare.md for each and the verdicts in OUT/summary.md. A scenario with
     `judges:` plays its strong judge's table on both sides (--judge fast: the other), and
     summary.md says which table judged it.

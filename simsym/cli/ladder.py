@@ -24,13 +24,13 @@ from simsym.model.scenario import load_scenario
 @out_option("reports/<scenario>-ladder/")
 @quiet_option
 def ladder(scenario_path, games, seed, jobs, chunk_size, out, quiet):
-    """Rate every strategy of SCENARIO against every other, on the same deals.
+    """Rate every strategy of SCENARIO against every other.
 
     The strategies are the scenario's `ladder: {strategies: [...]}`, else its `strategies:`.
-    Each pair plays at a table alternating the two in rotate seating; the ratings are
-    openskill's Plackett-Luce, checked by a batch Bradley-Terry fit with a bootstrap over
-    deals. Writes ladder.json (best first), ladder.md, ladder.png, pairs.csv and
-    ladder-run.json."""
+    Each pair plays at a table alternating the two in rotate seating, every pair on the same
+    deals; the ratings are openskill's Plackett-Luce, checked by a batch Bradley-Terry fit
+    with a bootstrap over deals. Writes ladder.json (best first), ladder.md, ladder.png,
+    pairs.csv and ladder-run.json."""
     from importlib.metadata import version
 
     from simsym.studies.ladder import ORDERS, check_games, entrants, pairs, play_ladder, rate

@@ -50,7 +50,11 @@ def game_log(scenario, g: int, engine: str = "numba") -> str:
               show_default=True)
 @judge_option(run_dirs=False)
 def log(scenario_path, game, seed, engine, judge):
-    """Print one game's full log: every draw, discard, trade, Symposion and score."""
+    """Print one game's log, move by move.
+
+    Every draw, discard, trade, Symposion and score of game --game of SCENARIO, played with
+    the scenario's seed (or --seed), by the strong judge's table unless --judge fast; the
+    header names the table and each seat's strategy."""
     from dataclasses import replace
 
     scenario = load_scenario(scenario_path).judge(judge)

@@ -23,7 +23,8 @@ ENVIRONMENT_EXIT = 4  # the machine refused a write: neither a bug (1) nor bad i
 
 class SimsymGroup(click.Group):
     def list_commands(self, ctx):
-        return sorted({*super().list_commands(ctx), *COMMANDS})
+        """COMMANDS in their order (the designer's, then the maintainer's), then any other."""
+        return [*COMMANDS, *sorted(set(super().list_commands(ctx)) - set(COMMANDS))]
 
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
@@ -33,14 +34,20 @@ class SimsymGroup(click.Group):
 
     def format_commands(self, ctx, formatter):
         """The command list of `simsym --help`, from COMMANDS: no command module is imported
-        to list them (each imports its own work: numba, pandas, ...)."""
+        to list them (each imports its own work: numba, pandas, ...). The designer's commands
+        first, the maintainer's under a heading of their own; each summary whole (wrapped on
+        a narrow terminal, never cut)."""
         names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(map(len, names))
-        rows = [(name, (click.Command(name, help=COMMANDS[name][2]) if name in COMMANDS
-                        else self.get_command(ctx, name)).get_short_help_str(limit))
-                for name in names]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
+        width = max(map(len, names))
+        sections = {DESIGNER_HEADING: [], MAINTAINER_HEADING: []}
+        for name in names:
+            summary = (COMMANDS[name][2] if name in COMMANDS
+                       else self.get_command(ctx, name).get_short_help_str(1000))
+            heading = MAINTAINER_HEADING if name in MAINTAINER else DESIGNER_HEADING
+            sections[heading].append((name.ljust(width), summary))  # one column for both
+        for heading, rows in sections.items():
+            with formatter.section(heading):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx):
         from simsym.run.lifeline import signals_stop_the_run, stop_received
@@ -110,58 +117,43 @@ def main(ctx, debug):
 
 # Each command's module, imported only when that command runs (click's lazy group): `simsym
 # validate` loads no pandas, scipy.stats, optuna or FastAPI, and `simsym --help` lists the
-# commands from the sentences here (tests/product/test_docs.py keeps each the command's own).
-COMMANDS = {  # name: (module, attribute, the first sentence of its help)
-    "ablate": ("simsym.cli.ablate", "ablate",
-               "Replay the same seeds with each card removed; the change in mean score, length,"
-               " seat gap and strategies' win shares, with paired intervals."),
-    "bench": ("simsym.cli.bench", "bench",
-              "Measure the search and the engines: numba vs reference, scaling, compile, "
-              "memory."),
-    "best": ("simsym.cli.best", "best",
-             "Find the best legal Symposion in a hand."),
+# commands from the summaries here (tests/product/test_docs.py keeps each the first sentence
+# of the command's own help; tests/product/test_cli_main.py, one line of an 80-column terminal).
+COMMANDS = {  # name: (module, attribute, the first sentence of its help), as --help lists them
+    # the designer's, in the order of the work
+    "init": ("simsym.cli.init", "init", "Write a starter workspace into DIR."),
+    "validate": ("simsym.cli.validate", "validate",
+                 "Check SCENARIO files, what they extend and their cards."),
+    "run": ("simsym.cli.run", "run", "Play SCENARIO's games and write its report."),
+    "report": ("simsym.cli.report", "report", "Rebuild a run's report.md and its figures."),
     "compare": ("simsym.cli.compare", "compare_cmd",
-                "Run A and B (scenario files or run directories) on the same seeds and deals, "
-                "and report per seat and per card A, B and the difference with a paired "
-                "interval."),
-    "compare-tree": ("simsym.cli.compare_tree", "compare_tree_cmd",
-                     "Compare the scenarios of NEW whose games differ from OLD's (cards, rules,"
-                     " table or strategies, with their card files and `extends`), each on the "
-                     "same deals; write OUT/NAME/compare.md for each and the verdicts in "
-                     "OUT/summary.md."),
-    "init": ("simsym.cli.init", "init",
-             "Write a starter workspace into DIR: a scenario extending the packaged base game, "
-             "an editable copy of the card file it plays, and a README on what to run next."),
+                "Compare scenario A with B on the same deals."),
+    "serve": ("simsym.cli.serve", "serve",
+              "Edit cards and rules in the browser and see the verdict."),
+    "sweep": ("simsym.cli.sweep", "sweep",
+              "Vary one card, rule or the players; plot the metrics."),
+    "tune": ("simsym.cli.tune", "tune", "Search card values and rules for a balanced game."),
+    "ablate": ("simsym.cli.ablate", "ablate",
+               "Remove each card in turn and measure what changes."),
     "ladder": ("simsym.cli.ladder", "ladder",
-               "Rate every strategy of SCENARIO against every other, on the same deals."),
-    "log": ("simsym.cli.log", "log",
-            "Print one game's full log: every draw, discard, trade, Symposion and score."),
+               "Rate every strategy of SCENARIO against every other."),
+    "best": ("simsym.cli.best", "best", "Find the best legal Symposion in a hand."),
+    "log": ("simsym.cli.log", "log", "Print one game's log, move by move."),
     "options": ("simsym.cli.options", "options",
                 "List the rule options a scenario's `rules:` may set."),
-    "report": ("simsym.cli.report", "report",
-               "Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym "
-               "run`."),
-    "run": ("simsym.cli.run", "run",
-            "Simulate many seeded games of SCENARIO and write summary.json, cards.csv, "
-            "run.json."),
-    "serve": ("simsym.cli.serve", "serve",
-              "Edit SCENARIO's cards and rules in the browser and see each variant against it."),
-    "sweep": ("simsym.cli.sweep", "sweep",
-              "Run the scenario once per value on the same seed and plot the metrics against "
-              "it."),
+    "docs": ("simsym.cli.docs", "docs",
+             "Show the guide, the card notation, the rulings and more."),
+    # the maintainer's: CI, speed, the shipped learned player
+    "compare-tree": ("simsym.cli.compare_tree", "compare_tree_cmd",
+                     "Compare every scenario a change touched, on the same deals."),
+    "bench": ("simsym.cli.bench", "bench",
+              "Measure the speed of the search and the engines."),
     "train": ("simsym.cli.train", "train",
-              "Train a `learned` player from the `lookahead` search, as SPEC's `train:` block "
-              "says (rounds, games, tables, teacher, ridge, eval_games, seed): round after "
-              "round the learner plays, the search labels the decisions it reaches, and the "
-              "model is fitted again."),
-    "tune": ("simsym.cli.tune", "tune",
-             "Search the `tune:` block of SPEC (knobs, targets, budget: below) on the same "
-             "deals for every candidate, re-measure the best on held-out deals, "
-             "confirm the winner against the start on fresh ones, and write tuned.yaml, tune.md"
-             " and trials.csv."),
-    "validate": ("simsym.cli.validate", "validate",
-                 "Check SCENARIO files (and the files they extend, and their card files)."),
+              "Train a `learned` player from the `lookahead` search."),
 }
+MAINTAINER = ("compare-tree", "bench", "train")  # listed apart, under MAINTAINER_HEADING
+DESIGNER_HEADING = "Commands"
+MAINTAINER_HEADING = "Commands for simsym's maintainers"
 
 
 if __name__ == "__main__":  # pragma: no cover

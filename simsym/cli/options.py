@@ -11,13 +11,16 @@ HEADER = ("# Rule options\n\nEvery ruling of [rulings.md](rulings.md) is a named
 
 @click.command()
 @click.option("--markdown", is_flag=True,
-              help="Print the table as Markdown (docs/rule-options.md).")
+              help="Print the table as Markdown, as `simsym docs options` shows it.")
 @click.option("--rulings", is_flag=True,
-              help="Print the rulings the options implement (docs/rulings.md), with the rules "
-                   "text they rule on (docs/symposion-rules.txt) named.")
+              help="Print the rulings the options implement (`simsym docs rulings`), with the "
+                   "rules text they rule on (`simsym docs rules`) named.")
 def options(markdown, rulings):
-    """List the rule options a scenario's `rules:` may set. The column `ruling` numbers the
-    rulings of `simsym options --rulings`."""
+    """List the rule options a scenario's `rules:` may set.
+
+    The column `ruling` numbers the rulings of `simsym options --rulings` (also `simsym docs
+    rulings`, on the rules text of `simsym docs rules`); the table as Markdown is `simsym
+    docs options`."""
     if rulings:
         from simsym.model.packaged import doc_text
 

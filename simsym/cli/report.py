@@ -11,7 +11,10 @@ import click
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(file_okay=True, dir_okay=True))
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 def report(run_dir, quiet):
-    """Write RUN_DIR/report.md, cards_strength.csv and the figures, from a `simsym run`."""
+    """Rebuild a run's report.md and its figures.
+
+    Writes RUN_DIR/report.md, cards_strength.csv and the figures, from the files a `simsym
+    run` wrote into RUN_DIR (how to read the report: `simsym docs guide`)."""
     from simsym.report import build_report
     from simsym.run.lock import out_dir_lock
 

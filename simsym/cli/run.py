@@ -54,7 +54,13 @@ from simsym.model.scenario import load_scenario
 def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk_size,
         executor, scheduler, resume, force, verify_compensation, judge, report, quiet,
         as_json):
-    """Simulate many seeded games of SCENARIO and write summary.json, cards.csv, run.json."""
+    """Play SCENARIO's games and write its report.
+
+    Simulates many seeded games of SCENARIO and writes, into --out, summary.json,
+    cards.csv, seats.csv, totals.json, run.json and report.md with its figures (not
+    report.md with --no-report). A scenario judged by two tables (`judges:`) plays both on
+    the same deals: judges.json beside them, the fast table's files in fast/. How to read
+    the report: `simsym docs guide`."""
     from simsym.run.job import run_scenario
     from simsym.run.lock import out_dir_lock
 

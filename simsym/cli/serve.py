@@ -22,7 +22,7 @@ import click
                    "0.0.0.0); repeatable.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Processes a comparison plays on. 1 is the quickest to a first verdict: "
-                   "a pool costs its start-up at every look (docs/workbench.md).")
+                   "a pool costs its start-up at every look (`simsym docs workbench`).")
 @click.option("--judge", type=click.Choice(["strong", "fast"]), default="strong",
               show_default=True,
               help="A scenario judged by two tables (`judges:`): the judge the page starts "
@@ -31,7 +31,10 @@ import click
                    "first. A scenario that names its own `strategies:` plays them whatever "
                    "this says.")
 def serve(scenario, port, host, scenarios_dir, reports_dir, allow_hosts, jobs, judge):
-    """Edit SCENARIO's cards and rules in the browser and see each variant against it.
+    """Edit cards and rules in the browser and see the verdict.
+
+    Opens SCENARIO (default: the base game) in the browser: edit its cards and rules, and
+    see each variant against it (`simsym docs workbench`).
 
     A variant runs against the base on the same deals in a worker process, block by block,
     until the sequential test decides (or the cap); progress streams to the page. A judged

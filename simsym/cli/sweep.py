@@ -28,7 +28,9 @@ from simsym.model.scenario import load_scenario
 @judge_option
 def sweep(scenario_path, card, rule, players, values, games, seed, jobs, out, judge,
           quiet):
-    """Run the scenario once per value on the same seed and plot the metrics against it.
+    """Vary one card, rule or the players; plot the metrics.
+
+    Runs the scenario once per value on the same seed and plots the metrics against it.
 
     A `sweep: {strategies: [...]}` in the scenario runs each listed mirror table on the same
     deals and reports the seats, the card ranking agreement and the verdict flips side by side.

@@ -19,9 +19,11 @@ from simsym.cli.common import jobs_option, out_dir, out_option, quiet_option
 @jobs_option
 @quiet_option
 def train(spec_path, out, resume, force, jobs, quiet):
-    """Train a `learned` player from the `lookahead` search, as SPEC's `train:` block says
-    (rounds, games, tables, teacher, ridge, eval_games, seed): round after round the learner
-    plays, the search labels the decisions it reaches, and the model is fitted again.
+    """Train a `learned` player from the `lookahead` search.
+
+    As SPEC's `train:` block says (rounds, games, tables, teacher, ridge, eval_games, seed):
+    round after round the learner plays, the search labels the decisions it reaches, and
+    the model is fitted again.
     Writes model.json (play it with {family: learned, model: PATH}), train.md and
     train.json; each round is kept in rounds/ so that --resume goes on from there."""
     from simsym.errors import InputError

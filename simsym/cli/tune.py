@@ -38,9 +38,11 @@ The `tune:` block (a complete example ships as simsym:tune-cards):
 @quiet_option
 @judge_option
 def tune(spec_path, out, resume, force, jobs, judge, quiet):
-    """Search the `tune:` block of SPEC (knobs, targets, budget: below) on
-    the same deals for every candidate, re-measure the best on held-out deals, confirm the
-    winner against the start on fresh ones, and write tuned.yaml, tune.md and trials.csv.
+    """Search card values and rules for a balanced game.
+
+    Searches the `tune:` block of SPEC (knobs, targets, budget: below) on the same deals for
+    every candidate, re-measures the best on held-out deals, confirms the winner against the
+    start on fresh ones, and writes tuned.yaml, tune.md and trials.csv.
 
     tune.md opens with "Balanced?" for the start and the winner (balance.json holds both);
     the command prints both answers in one line."""

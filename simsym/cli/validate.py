@@ -24,7 +24,10 @@ def describe(scenario) -> str:
 @click.argument("paths", nargs=-1, required=True, metavar="SCENARIO...")
 @click.pass_context
 def validate(ctx, paths):
-    """Check SCENARIO files (and the files they extend, and their card files).
+    """Check SCENARIO files, what they extend and their cards.
+
+    Each file is checked with the files it extends and its card file (every key: `simsym
+    docs scenarios`; the card notation: `simsym docs cards`).
 
     Every problem of a file is listed, one a line, as FILE:LINE: KEY: what was found; what
     is allowed. Exit code 0 when every file is fine, 2 when any has a problem.

@@ -1,4 +1,4 @@
-"""The scenarios and the card file that ship with simsym, named ``simsym:NAME``.
+"""The scenarios, the card file and the docs that ship with simsym.
 
 There is one copy of them: the files of ``scenarios/`` in a checkout. ``setup.py`` maps that
 folder into the package as ``simsym/data/``, so a wheel (``pip install .``, pipx) carries the
@@ -8,12 +8,16 @@ is no ``simsym/data/`` and the same files are read from ``scenarios/`` beside th
 
 A scenario file names a packaged scenario as ``extends: simsym:base``; the commands take
 ``simsym:NAME`` wherever they take a scenario path (``simsym run simsym:plato-nerf``).
+
+The files of ``docs/`` ship the same way, as ``simsym/docs/``; DOCS gives each a topic, the
+name ``simsym docs TOPIC`` takes.
 """
 
 from __future__ import annotations
 
 from importlib.resources import files
 from pathlib import Path
+from typing import NamedTuple
 
 from simsym.errors import InputError, SimsymError, closest
 
@@ -25,13 +29,67 @@ CARD_FILE = Path("cards") / "symposion.yaml"  # the deck, relative to the scenar
 CHECKOUT_DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
-def doc_text(name: str) -> str:
-    """A document that ships with simsym (``docs/NAME`` of a checkout, mapped into the package
-    as ``simsym/docs/``): the rulings, the rules text, the rule-option table."""
+class Doc(NamedTuple):
+    file: str  # its name in docs/ (simsym/docs/ of an installed simsym)
+    about: str  # what it is, in a line
+    maintainer: bool = False  # for those who work on simsym itself, not on the game
+
+
+# Every document of docs/, by topic (`simsym docs TOPIC`), in the order `simsym docs` lists
+# them, the designer's first; each `about` fits a line of an 80-column terminal there
+# (tests/product/test_docs_cmd.py checks both, and that each file of docs/ has a topic).
+DOCS = {
+    "guide": Doc("designer-guide.md", "the designer's guide: from a card's value to the "
+                 "verdict"),
+    "cards": Doc("cards.md", "the card notation: \"5I; IO\", \"1W or 2E; Vintage\", copies"),
+    "scenarios": Doc("scenarios.md", "the scenario file: every key, `extends`, how it is "
+                     "checked"),
+    "options": Doc("rule-options.md", "the rule options a scenario's `rules:` may set"),
+    "rulings": Doc("rulings.md", "the rulings on what the rules text leaves open"),
+    "rules": Doc("symposion-rules.txt", "the rules text of Symposion"),
+    "strategies": Doc("strategies.md", "the players: scripted, search and learned; how "
+                      "strong each is"),
+    "workbench": Doc("workbench.md", "the workbench in the browser, `simsym serve`"),
+    "notebook": Doc("notebook.ipynb", "the notebook API, a worked example (--path: the "
+                    ".ipynb file)"),
+    "reliability": Doc("reliability.md", "stopped, resumed and failed runs; the exit codes"),
+    "cluster": Doc("cluster.md", "big runs on a Dask cluster"),
+    "engine": Doc("game-engine.md", "the game engine's contract, which both engines "
+                  "implement", maintainer=True),
+    "performance": Doc("performance.md", "how the compiled engine is made fast, and measured",
+                       maintainer=True),
+}
+
+
+def doc_file(name: str) -> Path:
+    """The file of a document that ships with simsym: ``simsym/docs/NAME`` of an installed
+    simsym, else ``docs/NAME`` of a checkout."""
     packaged = files("simsym") / "docs" / name
     if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    return (CHECKOUT_DOCS / name).read_text(encoding="utf-8")
+        if not isinstance(packaged, Path):  # a zip import: no file to name
+            raise SimsymError("simsym is installed inside an archive; its docs need a normal "
+                              "install (pip install simsym, not a zipped package)")
+        return packaged
+    path = CHECKOUT_DOCS / name
+    if not path.is_file():
+        raise SimsymError(f"{name}: not installed with simsym (looked in {path}); reinstall "
+                          "simsym (pip install simsym)")
+    return path
+
+
+def doc_text(name: str) -> str:
+    """A document that ships with simsym (``docs/NAME`` of a checkout, mapped into the package
+    as ``simsym/docs/``): the rulings, the rules text, the rule-option table, ..."""
+    return doc_file(name).read_text(encoding="utf-8")
+
+
+def doc_topic(topic: str) -> Doc:
+    """DOCS[topic]; an InputError naming the topics (and the closest) when there is none."""
+    if topic not in DOCS:
+        hint = " or ".join(repr(t) for t in closest(topic, list(DOCS)))
+        raise InputError(f"no document {topic!r}" + (f" (did you mean {hint}?)" if hint else "")
+                         + "; allowed: " + ", ".join(DOCS))
+    return DOCS[topic]
 
 
 def data_dir() -> Path:

@@ -2,8 +2,9 @@
 
 Three files: ``game.yaml``, a scenario that extends the packaged base game and plays the deck
 of ``cards/symposion.yaml``, an editable copy of the packaged card file (editing it changes
-the game); and ``README.md``, what to run next. Existing files are never overwritten unless
-asked (``--force``): a workspace holds the designer's own edits.
+the game); and ``README.md``, what to run next. With ``notebook``, a fourth: ``notebook.ipynb``,
+a copy of the example notebook (docs/notebook.ipynb). Existing files are never overwritten
+unless asked (``--force``): a workspace holds the designer's own edits.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from simsym.errors import SimsymError
 from simsym.model import packaged
 
 SCENARIO = "game.yaml"
+NOTEBOOK = "notebook.ipynb"
 
 _SCENARIO_TEXT = """\
 # Your game: the base game as written (simsym:base, shipped with simsym), played with the
 # deck of cards/symposion.yaml beside this file. Edit a card there, or restate here only
-# what you change (every key: docs/scenarios.md of simsym; every rule: `simsym options`).
+# what you change (every key: `simsym docs scenarios`; every rule: `simsym options`).
 extends: simsym:base
 name: {name}
 cards: {cards}       # your copy of the deck: edit a value, run again
@@ -39,7 +41,7 @@ _README_TEXT = """\
   with simsym) and plays the deck of `{cards}`.
 - `{cards}`: your copy of the 75 cards, in the rules' own notation
   (`Plato: "5I; IO"`). Edit a value, add a card or give one `copies: 2`.
-
+{notebook_item}
 What to run next, from this folder:
 
 ```sh
@@ -48,9 +50,22 @@ simsym run {scenario} --games 5000           # a quick look -> reports/{name}/re
 simsym run {scenario}                        # the full count, for a verdict
 simsym compare simsym:base {scenario} --games 20000   # your deck against the original
 simsym best Plato Grapes Vines Krater        # the best Symposion of a hand
+simsym docs guide                            # the designer's guide: how to read the report
 ```
 
+The guide, the card notation, the rulings ship with simsym: `simsym docs` lists them.
 Scenarios shipped with simsym, to extend or run by name: {names}.
+"""
+
+_NOTEBOOK_ITEM = """\
+- `{notebook}`: the notebook API, a worked example; open it in Jupyter from this folder,
+  where `ss.scenario("{scenario}")` is your game (Jupyter does not come with simsym:
+  `pip install jupyterlab` into the same environment).
+"""
+
+_NO_NOTEBOOK_ITEM = """\
+- The notebook API's worked example: `simsym docs notebook`; to run it here, copy it:
+  `cp "$(simsym docs --path notebook)" .`
 """
 
 
@@ -60,23 +75,29 @@ def _slug(directory: Path) -> str:
     return name or "game"
 
 
-def plan(directory: Path) -> dict[Path, str]:
-    """The files of a workspace in ``directory``, path -> text."""
+def plan(directory: Path, notebook: bool = False) -> dict[Path, str]:
+    """The files of a workspace in ``directory``, path -> text; with ``notebook``, the
+    example notebook too."""
     name = _slug(directory)
     cards = packaged.CARD_FILE.as_posix()
-    fields = {"name": name, "scenario": SCENARIO, "cards": cards,
+    fields = {"name": name, "scenario": SCENARIO, "cards": cards, "notebook": NOTEBOOK,
               "names": ", ".join(f"`{packaged.PREFIX}{n}`" for n in packaged.names())}
-    return {directory / SCENARIO: _SCENARIO_TEXT.format(**fields),
-            directory / packaged.CARD_FILE: packaged.card_file().read_text(encoding="utf-8"),
-            directory / "README.md": _README_TEXT.format(**fields)}
+    fields["notebook_item"] = (_NOTEBOOK_ITEM if notebook else _NO_NOTEBOOK_ITEM).format(
+        **fields)
+    files = {directory / SCENARIO: _SCENARIO_TEXT.format(**fields),
+             directory / packaged.CARD_FILE: packaged.card_file().read_text(encoding="utf-8"),
+             directory / "README.md": _README_TEXT.format(**fields)}
+    if notebook:
+        files[directory / NOTEBOOK] = packaged.doc_text(packaged.DOCS["notebook"].file)
+    return files
 
 
-def write_workspace(directory, force: bool = False) -> list[Path]:
+def write_workspace(directory, force: bool = False, notebook: bool = False) -> list[Path]:
     """Write the workspace files into ``directory`` (created if missing); the paths written.
 
     Refuses (SimsymError, nothing written) when any of them exists, unless ``force``."""
     directory = Path(directory)
-    files = plan(directory)
+    files = plan(directory, notebook)
     if directory.exists() and not directory.is_dir():
         raise SimsymError(f"{directory}: exists and is not a directory; allowed: a new or "
                           "existing directory")

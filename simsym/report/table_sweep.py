@@ -216,7 +216,7 @@ def markdown(res) -> str:
              f"({DOWN}) under a table when its strength (IWD minus that table's average IWD) "
              f"is beyond noise after Holm's correction for testing all {len(t0.cards)} cards, "
              "the rule of the card report and `simsym compare`. Which table to trust for "
-             "what: docs/designer-guide.md.", ""]
+             "what: `simsym docs guide` (docs/designer-guide.md), section 5.", ""]
     lines += _verdict_section(res) + [""] + _seats_section(res) + [""]
     lines += _agreement_section(res) + [""] + _flips_section(res) + [""]
     lines += ["![Card strength under each table against the first](sweep-iwd.png)", "",

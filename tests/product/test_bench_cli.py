@@ -55,7 +55,7 @@ def test_a_count_below_one_is_a_usage_error(option):
 def test_bench_table_reports_targets():
     r = CliRunner().invoke(main, ["bench", *SMALL])
     assert r.exit_code == 0, r.output
-    assert "targets (docs/performance.md" in r.output
+    assert "targets (`simsym docs performance`, `simsym docs strategies`)" in r.output
     assert "search_us_median" in r.output and "target at most 0.4" in r.output
     assert "compile (first call" not in r.output  # --no-compile
     # the engine rates, one process and all, and the learned table's

@@ -70,3 +70,17 @@ def test_simsym_help_lists_every_command_with_its_own_help_without_importing_it(
                          check=True).stdout
     assert "Commands:" in out and "compare-tree" in out
     assert out.strip().splitlines()[-1] == "['simsym.cli.main']"
+
+
+def test_readme_and_guide_say_the_docs_ship_with_the_package():
+    """The quick start, the command list and the guide name `simsym docs`."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    quick = readme[readme.index("## Quick start"):readme.index("## Install, and a workspace")]
+    line = "The guide, the card notation, the rulings ship with the package: `simsym docs`."
+    assert line in quick
+    commands = readme[readme.index("## What a designer does"):]
+    commands = commands[:commands.index("```\n", commands.index("```sh") + 5)]
+    assert "\nsimsym docs " in commands
+    guide = (REPO_ROOT / "docs" / "designer-guide.md").read_text()
+    intro = guide[:guide.index("## 1.")]
+    assert "the rulings ship with the package: `simsym docs` lists them" in intro

@@ -120,6 +120,37 @@ def test_init_writes_a_workspace_whose_card_file_is_the_game(tmp_path, monkeypat
     assert load_scenario("simsym:base").cards.cards == base.cards.cards
 
 
+def test_init_notebook_adds_the_example_notebook(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("init", "my-game", "--notebook")
+    assert r.exit_code == 0, r.output
+    ws = tmp_path / "my-game"
+    assert sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*") if p.is_file()) == [
+        "README.md", "cards/symposion.yaml", "game.yaml", "notebook.ipynb"]
+    assert f"wrote {Path('my-game') / 'notebook.ipynb'}" in r.output
+    assert (ws / "notebook.ipynb").read_bytes() == (REPO_ROOT / "docs" /
+                                                    "notebook.ipynb").read_bytes()
+    readme = (ws / "README.md").read_text()
+    assert "- `notebook.ipynb`: the notebook API" in readme
+    assert 'ss.scenario("game.yaml")' in readme
+    r = cli("init", "my-game", "--notebook")
+    assert r.exit_code == 2 and f"{Path('my-game') / 'notebook.ipynb'}; allowed" in r.output
+
+
+def test_the_workspace_names_the_docs_by_the_command_that_shows_them(tmp_path):
+    """The workspace's README and scenario cite the docs as `simsym docs TOPIC` (a
+    workspace has no docs/ beside it); without --notebook the README says how to get it."""
+    ws = tmp_path / "ws"
+    assert cli("init", ws).exit_code == 0
+    readme, scenario = (ws / "README.md").read_text(), (ws / "game.yaml").read_text()
+    assert "docs/" not in readme + scenario
+    assert "simsym docs guide" in readme and "`simsym docs` lists them" in readme
+    assert "every key: `simsym docs scenarios`" in scenario
+    assert "`simsym docs notebook`" in readme
+    assert '`cp "$(simsym docs --path notebook)" .`' in readme
+    assert not (ws / "notebook.ipynb").exists()
+
+
 def test_init_refuses_to_overwrite_without_force(tmp_path):
     ws = tmp_path / "ws"
     assert cli("init", ws).exit_code == 0
@@ -307,9 +338,9 @@ def _clean_env(venv: Path) -> dict:
 
 @pytest.mark.slow
 def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
-    """pip install of the wheel, then from an empty folder: best, init, validate, options,
-    run. The numba kernels compile cold for the new environment's sources (cached under the
-    user's cache folder, simsym.core.kernel_cache_dir)."""
+    """pip install of the wheel, then from an empty folder: best, options, docs, init,
+    validate, run. The numba kernels compile cold for the new environment's sources (cached
+    under the user's cache folder, simsym.core.kernel_cache_dir)."""
     t0 = time.perf_counter()
     wheel = _build_wheel(tmp_path)
     with zipfile.ZipFile(wheel) as z:  # the wheel carries scenarios/ exactly, as simsym/data/
@@ -345,8 +376,16 @@ def test_wheel_installs_and_works_outside_the_checkout(tmp_path):
         assert z.read("simsym/docs/symposion-rules.txt") == \
             (REPO_ROOT / "docs" / "symposion-rules.txt").read_bytes()
 
-    r = simsym("init", "ws")
+    r = simsym("docs", "--path", "notebook")  # every document ships, the notebook too
+    nb = Path(r.stdout.strip())
+    assert r.returncode == 0 and nb.is_relative_to(venv) and nb.name == "notebook.ipynb"
+    r = simsym("docs", "guide")
+    assert r.returncode == 0
+    assert r.stdout == (REPO_ROOT / "docs" / "designer-guide.md").read_text()
+
+    r = simsym("init", "ws", "--notebook")
     assert r.returncode == 0, r.stderr
+    assert (work / "ws" / "notebook.ipynb").read_bytes() == nb.read_bytes()
     r = simsym("validate", "ws/game.yaml")
     assert r.returncode == 0 and r.stdout.startswith("ws/game.yaml: ok (75 cards"), r.stdout
     (work / "bad.yaml").write_text("extends: simsym:nope\n")

@@ -46,6 +46,8 @@ def test_a_sweep_over_two_tables_equals_plain_runs_and_ignores_jobs(tmp_path):
     for f in ("sweep.md", "sweep.json", "sweep.csv", "sweep_cards.csv", "sweep.png",
               "sweep-iwd.png"):
         assert (a / f).exists(), f
+    # the page names the guide by the command that shows it (no docs/ beside a workspace)
+    assert "Which table to trust for what: `simsym docs guide`" in (a / "sweep.md").read_text()
     res = json.loads((a / "sweep.json").read_text())
     assert [t["table"] for t in res["tables"]] == ["greedy", "patient(threshold=15)"]
     assert res["games"] == 300 and res["seed"] == 7 and len(res["agreement"]) == 1
