@@ -11,7 +11,7 @@ that renders as a table in Jupyter.
     >>> res.seats[["seat", "win_rate", "win_rate_lo", "win_rate_hi"]]   # in %
     >>> res.cards[["card", "strength", "strength_lo", "strength_hi"]].head()  # pp, strongest
     >>> ss.sweep(base, card="Plato", values=["3I; IO", "4I; IO", "5I; IO"]).long
-    >>> ss.load("reports/base").strategies
+    >>> ss.load("reports/my-game").strategies                    # a `simsym run`'s folder
 
 Every share and every difference is in percentage points (``units="pp"``, the reports' unit:
 a win share of 25.0, a card 1.3 pp below the table's average as -1.3); ``units="fraction"``

@@ -74,9 +74,12 @@ def test_the_example_notebook_runs_in_a_workspace_and_shows_its_results(workspac
     shown = {c.source.splitlines()[-1]: _text(c) for c in code}
     assert "('base', 4, 75)" in shown['base.name, base.players, len(base.cards)']
     assert "['4I; IO']" in shown['[c.text for c in nerf.cards if c.name == "Plato"]']
-    assert "base-variant: 2,000 games, seed 1" in shown["res"]
-    assert "<li>Plato: 5I; IO → 4I; IO</li>" in shown["cmp"]
-    assert "Plato" in shown['cmp.cards[cmp.cards.metric == "gih_wr"].head(3)']
+    assert shown["res.balanced"].strip() in ("'yes'", "'no'", "'not decided'")
+    assert "base-variant: 2,000 games, seed 1" in shown["res"] and "Balanced? " in shown["res"]
+    assert "strength" in shown['res.cards[["card", "strength", "strength_lo", "strength_hi", '
+                               '"verdict"]].head()']
+    assert "<li>Plato: 5I; IO → 4I; IO</li>" in shown["cmp"] and "Balanced?" in shown["cmp"]
+    assert "Plato" in shown['cmp.cards[cmp.cards.metric == "strength"].head(3)']
     assert "seat gap (pp)" in shown["sweep"] and "6I; IO" in shown["sweep"]
     assert "('my-game', 200)" in shown[check]
     # a temporary run leaves nothing in the folder the notebook runs in
