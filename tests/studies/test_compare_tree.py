@@ -210,9 +210,29 @@ def test_the_workflow_passes_actionlint_and_calls_compare_tree():
     actionlint = shutil.which("actionlint", path=str(Path(sys.executable).parent)) \
         or shutil.which("actionlint")
     assert actionlint, "actionlint is a test dependency (pyproject.toml [test])"
-    r = subprocess.run([actionlint, "-no-color", str(WORKFLOW)], capture_output=True,
+    workflows = sorted(WORKFLOW.parent.glob("*.yml"))
+    assert WORKFLOW in workflows and len(workflows) > 1
+    r = subprocess.run([actionlint, "-no-color", *map(str, workflows)], capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     text = WORKFLOW.read_text()
     assert "simsym compare-tree" in text and 'seat-gap-change>5pp' in text
     assert "for f in" not in text  # the logic lives in the product, tested above
+
+
+def test_numba_has_a_tested_range_and_a_job_tries_the_newest_release():
+    """pyproject.toml bounds numba to the releases tested (the kernels use options numba does
+    not document); the installed numba is inside it, and a workflow runs the suite against
+    the newest release with the range set aside."""
+    import tomllib
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    deps = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    numba = next(Requirement(d) for d in deps if Requirement(d).name == "numba")
+    assert any(s.operator == "<" for s in numba.specifier)  # an upper bound
+    assert numba.specifier.contains(version("numba"))
+    job = (WORKFLOW.parent / "numba-newest.yml").read_text()
+    assert "pip install --upgrade --pre numba llvmlite" in job and "make test" in job
+    assert job.index("pip install --upgrade --pre numba") < job.index("make test")
