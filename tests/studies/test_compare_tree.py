@@ -62,7 +62,7 @@ def test_only_the_changed_scenario_is_compared(tmp_path):
     md = (out / "plato-nerf" / "compare.md").read_text()
     assert "200 games each" in md and "# Compare: A = plato-nerf, B = plato-nerf" in md
     # Plato changed from 4I to 3I: the verdict of that comparison is the one gathered.
-    verdict = md.split("## Verdict\n\n")[1].split("\n\n## Seats")[0]
+    verdict = md.split("## Verdict\n\n")[1].split("\n\n## Glossary")[0]
     assert verdict in summary
 
 
@@ -186,7 +186,7 @@ def test_fail_on_takes_pp_and_fractions_and_refuses_a_bare_number_above_one():
 
 
 def comparison(card_diff: float, beyond: bool) -> Comparison:
-    cards = pd.DataFrame({"metric": ["gih_wr"], "name": ["Plato"], "diff": [card_diff],
+    cards = pd.DataFrame({"metric": ["strength"], "name": ["Plato"], "diff": [card_diff],
                           "beyond_noise": [beyond]})
     gap = pd.DataFrame({"A": [0.04], "B": [0.03], "diff": [-0.01]})
     seats = pd.DataFrame({"metric": ["win_rate"], "diff": [0.0], "beyond_noise": [False]})
@@ -194,7 +194,7 @@ def comparison(card_diff: float, beyond: bool) -> Comparison:
 
 
 def test_a_card_moving_5_7_points_crosses_a_2pp_gate():
-    """A card up 5.7 points once passed `card-change>2` as a fraction."""
+    """A card whose strength rose 5.7 points once passed `card-change>2` as a fraction."""
     c = comparison(0.057, True)
     assert check_fail_on(c, parse_fail_on(["card-change>2pp"])) == [
         "card-change>2pp (value 5.70 pp)"]

@@ -217,7 +217,14 @@ def test_every_part_of_a_judged_run_plays_on_the_executor_asked_for(tmp_path, mo
 
 
 def _card_frame(marks: dict) -> pd.DataFrame:
-    return pd.DataFrame([{"card": c, "iwd": v, "iwd_mark": m} for c, (v, m) in marks.items()])
+    """A card table as simsym.analysis.cards gives it: IWD, the table's verdict, and strength
+    (IWD minus the table's average) with an interval of ±1 pp."""
+    df = pd.DataFrame([{"card": c, "iwd": v, "verdict": {"+": "strong", "-": "weak"}.get(m, "")}
+                       for c, (v, m) in marks.items()])
+    df["strength"] = df["iwd"] - df["iwd"].mean()
+    df["strength_lo"], df["strength_hi"] = df["strength"] - 0.01, df["strength"] + 0.01
+    df["interval_only"] = False
+    return df
 
 
 def test_cards_are_flagged_only_where_both_tables_agree():
@@ -227,9 +234,12 @@ def test_cards_are_flagged_only_where_both_tables_agree():
                           "D": (0.06, "+"), "E": (-0.04, "-")})
     agree, differ = _cards_text(fast, strong, {"fast": "greedy", "strong": "learned"})
     # against each table's average IWD: strong +2.2 pp, fast +0.6 pp
-    assert "strong: A (+9.8 pp strong, +9.4 pp fast)" in agree
-    assert "weak: B (-5.2 pp strong, -10.6 pp fast)" in agree
-    assert "(1 strong and 1 weak in all, of 5 cards)" in agree
+    assert ("strong: A +9.8 pp (+8.8 to +10.8) strong table, +9.4 pp (+8.4 to +10.4) fast."
+            in agree)
+    assert "Weak: B -5.2 pp (-6.2 to -4.2) strong table, -10.6 pp (-11.6 to -9.6) fast." \
+        in agree
+    assert ("The tables agree on 1 strong and 1 weak cards; the strong table alone finds 2 "
+            "strong and 2 weak beyond noise, of 5 cards.") in agree
     assert "strong only for greedy players: C" in differ
     assert "weak for greedy players but strong for learned players: D" in differ
     assert "weak only for learned players: E" in differ

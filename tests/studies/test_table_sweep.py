@@ -72,7 +72,7 @@ def test_a_sweep_over_two_tables_equals_plain_runs_and_ignores_jobs(tmp_path):
         assert got["judge"] == res["tables"][i]["table"]
         assert {k: v for k, v in got.items() if k != "judge"} == \
             {k: v for k, v in want.items() if k != "judge"}
-        plain = ss.load(out).cards.set_index("card")
+        plain = ss.load(out, units="fraction").cards.set_index("card")
         swept = {c["card"]: c for c in res["tables"][i]["cards"]}
         for name, row in plain.iterrows():
             if np.isfinite(row["iwd"]):

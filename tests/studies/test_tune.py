@@ -387,16 +387,24 @@ def test_compare_until_decided_on_identical_scenarios(tmp_path):
 @pytest.mark.slow
 def test_compare_until_decided_finds_a_real_change(tmp_path):
     r = run_cli("compare", SC / "base.yaml", SC / "plato-nerf.yaml", "--until-decided",
-                "--metric", "gih:Plato", "--delta", "1pp", "--max-games", 40000, "--jobs", 2,
+                "--metric", "card:Plato", "--delta", "1pp", "--max-games", 40000, "--jobs", 2,
                 "--out", tmp_path)
     assert r.exit_code == 0, r.output
     md = (tmp_path / "compare.md").read_text()
-    assert "**B lowered `gih:Plato` by at least 1 pp**" in md
+    assert "**B lowered `card:Plato` by at least 1 pp**" in md
     games = int(md.split("decided after **")[1].split(" games")[0].replace(",", ""))
     assert games < 40000
     assert f"{games:,} games each on the same deals" in md
-    # the decided metric and the exploratory card table are told apart in words
-    assert "The sequential test above is the decision" in md and "exploratory" in md
+    # the test chose when to stop; the verdict on the metric is the one rule's, as in the
+    # card table (the same row: Plato's strength)
+    assert "The sequential test above chose when to stop playing" in md
+    said = md.split("- **The verdict** on `card:Plato`, by the one rule over the games "
+                    "played: ")[1].split("\n")[0]
+    row = next(line for line in md.splitlines() if line.startswith("| Plato"))
+    change = said.split(", ")[0]
+    assert change.split(" pp")[0].startswith("-")  # Plato weaker
+    assert row.split(" | ")[3].startswith(change.split(" pp")[0])
+    assert said.endswith(("a real change.", "changes are tested.", "within noise."))
     assert md.index("- Plato: `5I; IO` → `4I; IO`") < md.index("## Sequential test")
 
 
