@@ -102,7 +102,7 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
         for line in c.sequential or ():
             click.echo(line.removeprefix("- ").replace("**", ""))
         gap = c.gap.iloc[0]
-        click.echo(f"seat gap: A {100 * gap['A']:.1f}%, B {100 * gap['B']:.1f}% "
+        click.echo(f"seat gap: A {100 * gap['A']:.1f} pp, B {100 * gap['B']:.1f} pp "
                    f"(change {100 * gap['diff']:+.1f} pp, 95% CI {100 * gap['lo']:+.1f} to "
                    f"{100 * gap['hi']:+.1f})")
         moved = c.cards[(c.cards["metric"] == "gih_wr") & c.cards["beyond_noise"]]

@@ -1,5 +1,7 @@
 """`simsym compare` and `simsym sweep`: paired runs on the same deals."""
 
+import re
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -72,6 +74,10 @@ rules:
                                   "200", "--jobs", "1", "--out", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output
     assert "changed: Krater: 1 → 3 copies; Orgy: removed" in r.output
+    # the seat gap is a difference of win shares: percentage points, never "%"
+    gap_line = next(line for line in r.output.splitlines() if line.startswith("seat gap:"))
+    assert re.fullmatch(r"seat gap: A \d+\.\d pp, B \d+\.\d pp \(change [+-]\d+\.\d pp, "
+                        r"95% CI [+-]\d+\.\d to [+-]\d+\.\d\)", gap_line), gap_line
     md = (tmp_path / "out" / "compare.md").read_text().splitlines()
     assert md[2:5] == ["## What changed (B against A)", "", "- Krater: 1 → 3 copies"]
     first = next(i for i, line in enumerate(md) if line.startswith("| card |")) + 2
