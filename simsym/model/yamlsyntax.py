@@ -47,8 +47,9 @@ class Plain:
     message: str
 
 
-def explain(e: yaml.MarkedYAMLError, text: str) -> Plain:
-    """``e`` (raised reading ``text``) as a plain sentence naming the line and column."""
+def explain(e: yaml.MarkedYAMLError, text: str, whole: str = "the file") -> Plain:
+    """``e`` (raised reading ``text``) as a plain sentence naming the line and column;
+    ``whole``: what the text is, for the mistakes that run to its end."""
     lines = text.splitlines() or [""]
     mark = e.problem_mark or e.context_mark
     problem = str(e.problem or "")
@@ -57,15 +58,15 @@ def explain(e: yaml.MarkedYAMLError, text: str) -> Plain:
     what = found["what"].strip("'") if found else ""
     for rule in (_tab, _bad_start, _quote, _flow, _extra_closer, _after_quote, _indentation,
                  _two_keys, _dash_after_key, _no_colon, _other_constructs):
-        out = rule(e, text, lines, mark, problem, context, what)
+        out = rule(e, text, lines, mark, problem, context, what, whole)
         if out is not None:
             return out
-    return _fallback(lines, mark, problem, context)
+    return _fallback(lines, mark, problem, context, whole)
 
 
 # --- the rules, most specific first: each returns a Plain or None ----------------------------
 
-def _tab(e, text, lines, mark, problem, context, what):
+def _tab(e, text, lines, mark, problem, context, what, whole):
     if "'\\t'" not in problem or mark is None:
         return None
     row = _line(lines, mark.line)
@@ -77,7 +78,7 @@ def _tab(e, text, lines, mark, problem, context, what):
                 "spaces after a key's ':' or a list's '-': replace the tab with a space")
 
 
-def _bad_start(e, text, lines, mark, problem, context, what):
+def _bad_start(e, text, lines, mark, problem, context, what, whole):
     """A value starting with a character YAML keeps for itself (@, `, %, |, >, *, &, ',')."""
     m = re.match(r"found character '(.+)' that cannot start any token", problem)
     at = mark
@@ -97,7 +98,7 @@ def _bad_start(e, text, lines, mark, problem, context, what):
                 f"unless it is in quotes: write it as \"{char}...\"")
 
 
-def _quote(e, text, lines, mark, problem, context, what):
+def _quote(e, text, lines, mark, problem, context, what, whole):
     """A quote never closed, or a backslash escape double quotes do not know."""
     if "quoted scalar" not in context or e.context_mark is None:
         return None
@@ -116,7 +117,7 @@ def _unclosed_quote(lines, line, column, quote) -> Plain:
                 f"closed: end the text with {quote} on the same line")
 
 
-def _flow(e, text, lines, mark, problem, context, what):
+def _flow(e, text, lines, mark, problem, context, what, whole):
     """Inside [...] or {...}: one never closed, a ',' missing, or closed by the other kind."""
     if mark is None or ("flow" not in context and what not in ("<stream end>", "<document start>")
                         and not problem.startswith("expected the node content")):
@@ -134,13 +135,13 @@ def _flow(e, text, lines, mark, problem, context, what):
     if mark.line == at.line and what in (":", "<scalar>", "[", "{"):
         return _say(lines, mark.line, f"a ',' is missing between two items of {where} (near "
                     f"column {mark.column + 1}): separate its items with ', '")
-    still = ("the file ends inside it" if what == "<stream end>"
+    still = (f"{whole} ends inside it" if what == "<stream end>"
              else f"line {mark.line + 1} is still read as inside it")
     return _say(lines, at.line, f"{where} is never closed ({still}): end it with {right} after "
                 "its last item, items separated by ','")
 
 
-def _extra_closer(e, text, lines, mark, problem, context, what):
+def _extra_closer(e, text, lines, mark, problem, context, what, whole):
     if what not in ("]", "}") or mark is None:
         return None
     left = "[" if what == "]" else "{"
@@ -148,7 +149,7 @@ def _extra_closer(e, text, lines, mark, problem, context, what):
                 f"remove it, or open the list or mapping with {left}")
 
 
-def _after_quote(e, text, lines, mark, problem, context, what):
+def _after_quote(e, text, lines, mark, problem, context, what, whole):
     """Text right after a closing quote, or a quote closed by the next value's opening one."""
     if not isinstance(e, yaml.parser.ParserError) or mark is None:
         return None
@@ -172,7 +173,7 @@ def _after_quote(e, text, lines, mark, problem, context, what):
                 f"{q.end_mark.column}: a quoted value ends at its closing quote; {tip}")
 
 
-def _indentation(e, text, lines, mark, problem, context, what):
+def _indentation(e, text, lines, mark, problem, context, what, whole):
     """A line that lines up with no line above it, or a key among list items (or the
     other way round)."""
     if mark is None or not (problem.startswith("expected <block end>")
@@ -198,7 +199,7 @@ def _indentation(e, text, lines, mark, problem, context, what):
     return None
 
 
-def _two_keys(e, text, lines, mark, problem, context, what):
+def _two_keys(e, text, lines, mark, problem, context, what, whole):
     """'mapping values are not allowed here': a ': ' where a value was being read."""
     if "mapping values are not allowed" not in problem or mark is None:
         return None
@@ -227,7 +228,7 @@ def _two_keys(e, text, lines, mark, problem, context, what):
                 f"{_INDENT_HINT}; quote a value that holds ': '")
 
 
-def _dash_after_key(e, text, lines, mark, problem, context, what):
+def _dash_after_key(e, text, lines, mark, problem, context, what, whole):
     if "sequence entries are not allowed here" not in problem or mark is None:
         return None
     return _say(lines, mark.line, f"a list item '- ' at column {mark.column + 1} on its key's "
@@ -235,7 +236,7 @@ def _dash_after_key(e, text, lines, mark, problem, context, what):
                 "or write the list as [a, b]")
 
 
-def _no_colon(e, text, lines, mark, problem, context, what):
+def _no_colon(e, text, lines, mark, problem, context, what, whole):
     if "could not find expected ':'" not in problem or e.context_mark is None:
         return None
     line = e.context_mark.line
@@ -244,7 +245,7 @@ def _no_colon(e, text, lines, mark, problem, context, what):
                 "value")
 
 
-def _other_constructs(e, text, lines, mark, problem, context, what):
+def _other_constructs(e, text, lines, mark, problem, context, what, whole):
     if mark is None:
         return None
     m = re.match(r"found undefined alias '(.*)'", problem)
@@ -262,13 +263,13 @@ def _other_constructs(e, text, lines, mark, problem, context, what):
     return None
 
 
-def _fallback(lines, mark, problem, context) -> Plain:
+def _fallback(lines, mark, problem, context, whole) -> Plain:
     text = problem or context or "unreadable text"
     for token, words in _TOKENS.items():
         text = text.replace(f"'{token}'", words).replace(token, words)
     text = text.replace("but got", "but found")
     if mark is None:
-        return Plain(None, f"YAML cannot read the file: {text}")
+        return Plain(None, f"YAML cannot read {whole}: {text}")
     return _say(lines, mark.line, f"YAML cannot read column {mark.column + 1}: {text}")
 
 
