@@ -189,13 +189,19 @@ def _indentation(e, text, lines, mark, problem, context, what, whole):
                     + (f" ({around})" if around else "") + f": {_INDENT_HINT}; indent it "
                     "like the one it belongs beside")
     sibling = next(name for c, name in above if c == col)
-    if what == "?" or (what == "<block mapping start>" and not me.startswith("'-")):
+    item, among_items = me.startswith("'-"), sibling.startswith("'-")
+    if what in ("?", "<block mapping start>") and among_items and not item:
         return _say(lines, mark.line, f"the key {me} at column {col + 1} is among list items "
                     f"({sibling}): a list holds items ('- ...'), a mapping keys; indent the "
                     "key under its item, or start it with '- '")
-    if what in ("-", "<block sequence start>"):
+    if what in ("-", "<block sequence start>") and item and not among_items:
         return _say(lines, mark.line, f"the list item {me} at column {col + 1} is among keys "
                     f"({sibling}): put the list under its key, indented (key: then '  - item')")
+    prev = _previous(lines, mark.line)
+    if prev is not None and not re.match(r"\s*(- |-$|[^:]*:(\s|$))", lines[prev]):
+        return _say(lines, prev, f"{show(lines[prev].strip(), 40)} is neither 'key: value' "
+                    "nor a list item ('- ...'): a key needs ': ' (a colon, then a space) before"
+                    " its value; text of its own line belongs in quotes under a key")
     return None
 
 

@@ -331,6 +331,8 @@ YAML_JARGON = ("block end", "block mapping", "block sequence", "<", "scalar", "t
                                                                      "space)"]),
     ("name: x\nplayers 3\nseed: 1\n", 2, ["'players 3' is neither 'key: value' nor a list "
                                              "item"]),
+    ("rules:\n  hand_size: 9\n  some note\n  trading: no\n", 3,
+     ["'some note' is neither 'key: value' nor a list item"]),
     ("name: @x\n", 1, ["a value cannot start with '@' (column 7) unless it is in quotes"]),
     ("name: x\n---\nplayers: 3\n", 2, ["a second document starts here ('---')"]),
     # a key given twice: both lines
