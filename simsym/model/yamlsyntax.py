@@ -201,7 +201,7 @@ def _indentation(e, text, lines, mark, problem, context, what, whole):
     if prev is not None and not re.match(r"\s*(- |-$|[^:]*:(\s|$))", lines[prev]):
         return _say(lines, prev, f"{show(lines[prev].strip(), 40)} is neither 'key: value' "
                     "nor a list item ('- ...'): a key needs ': ' (a colon, then a space) before"
-                    " its value; text of its own line belongs in quotes under a key")
+                    " its value")
     return None
 
 

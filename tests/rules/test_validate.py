@@ -333,6 +333,8 @@ YAML_JARGON = ("block end", "block mapping", "block sequence", "<", "scalar", "t
                                              "item"]),
     ("rules:\n  hand_size: 9\n  some note\n  trading: no\n", 3,
      ["'some note' is neither 'key: value' nor a list item"]),
+    ("a title line\n# a note\nname: x\n", 1,
+     ["'a title line' is neither 'key: value' nor a list item"]),
     ("name: @x\n", 1, ["a value cannot start with '@' (column 7) unless it is in quotes"]),
     ("name: x\n---\nplayers: 3\n", 2, ["a second document starts here ('---')"]),
     # a key given twice: both lines
