@@ -227,13 +227,19 @@ def _field_of(base: Scenario, key: str) -> str | None:
     return None
 
 
+def _is_variant_file(file, path: str) -> bool:
+    if file == VARIANT_FILE:
+        return True
+    return bool(file and path) and Path(file).resolve() == Path(path).resolve()
+
+
 def _for_page(base: Scenario, variant: Variant, e, path: str) -> tuple[str | None, str]:
     """(the field ``e`` is about, its message naming that field and what was typed there)."""
     if not isinstance(e, InputError):
         return None, str(e)
     key = e.key or ""
     target = _field_of(base, key)
-    if e.file not in (path, VARIANT_FILE):  # the base's own files: where they say
+    if not _is_variant_file(e.file, path):  # the base's own files: where they say
         return target, e.format()
     message = e.message
     if target is None:
