@@ -104,8 +104,6 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
 
         click.echo(verdict_json(c, failed, path))
     elif not quiet:
-        from simsym.studies.compare import plain_changes
-
         from simsym.studies.compare import terminal_lines
 
         click.echo("\n".join(terminal_lines(c, failed)))

@@ -7,6 +7,7 @@ from pathlib import Path
 import yaml
 
 from simsym.errors import InputError, Problems, show
+from simsym.model.yamlsyntax import explain
 
 
 class LineDict(dict):
@@ -70,13 +71,9 @@ def load_yaml_text(text: str, file: str):
         data = loader.get_single_data()
     except InputError as e:
         raise _relocate(e, file) from None
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else None
-        what = e.problem or str(e)
-        if e.context and e.problem:
-            what = f"{e.problem} ({e.context})"
-        raise InputError(f"YAML syntax error: {what}", file=file, line=line) from None
+    except yaml.MarkedYAMLError as e:  # PyYAML's own words stay in the chain, for --debug
+        plain = explain(e, text)
+        raise InputError(plain.message, file=file, line=plain.line) from e
     except yaml.reader.ReaderError as e:
         where = e.position if isinstance(e.position, int) else 0
         char = f"{e.character:#x}" if isinstance(e.character, int) else repr(e.character)

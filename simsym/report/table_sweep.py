@@ -132,7 +132,7 @@ def _seats_section(res) -> list[str]:
     header = ["", *[t.label for t in res.tables]]
     rows = [[f"seat {i}", *[_seat_cell(t.summary["seats"][i], fair) for t in res.tables]]
             for i in range(players)]
-    rows.append(["spread (best − worst)", *[f"{_pct(r['spread'])}{_ci(r['lo'], r['hi'])}"
+    rows.append(["spread (best − worst, pp)", *[f"{_pct(r['spread'])}{_ci(r['lo'], r['hi'])}"
                                             for _, r in res.spread.iterrows()]])
     rows.append(["mean game length (turns)",
                  *[f"{t.summary['mean_turns']:.1f}" for t in res.tables]])

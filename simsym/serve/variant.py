@@ -29,6 +29,7 @@ import yaml
 from simsym.errors import InputError, SimsymError
 from simsym.model.rules import RuleOptions
 from simsym.model.scenario import JUDGE_ROLES, Scenario, load_scenario
+from simsym.model.yamlsyntax import explain
 
 VARIANT_FILE = "variant.yaml"  # how an unsaved variant's file is named in messages
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -124,10 +125,12 @@ def _parse(text: str, key: str):
     """A field's text read as YAML (so 9 is a number and [3, 5] a list), or a clear error."""
     try:
         return yaml.safe_load(text) if text.strip() else None
+    except yaml.MarkedYAMLError as e:
+        what = explain(e, text.strip(), whole="the text").message.split("; the line reads")[0]
     except yaml.YAMLError as e:
         what = str(getattr(e, "problem", None) or e).splitlines()[0]
-        raise InputError(f"cannot read {text.strip()!r}: {what}; write a YAML value "
-                         "(true, 9, [3, 5], null)", VARIANT_FILE, None, key) from None
+    raise InputError(f"cannot read it: {what}; write a YAML value (true, 9, [3, 5], null)",
+                     VARIANT_FILE, None, key) from None
 
 
 def to_mapping(base: Scenario, variant: Variant, extends: str, name: str) -> dict:
@@ -184,7 +187,7 @@ def check(base: Scenario, variant: Variant, name: str = "variant") -> Checked:
     try:
         mapping = to_mapping(base, variant, base_path, name)
     except InputError as e:
-        return Checked("", None, [x.format() for x in e.errors], _fields(base, e.errors))
+        return _problems(base, variant, "", e.errors)
     text = to_yaml(mapping)
     with tempfile.TemporaryDirectory(prefix="simsym-serve-") as tmp:
         path = Path(tmp) / VARIANT_FILE
@@ -192,38 +195,67 @@ def check(base: Scenario, variant: Variant, name: str = "variant") -> Checked:
         try:
             scenario = load_scenario(path)
         except SimsymError as e:
-            errors = getattr(e, "errors", [e])
-            lines = [_relabel(x.format() if hasattr(x, "format") else str(x), tmp)
-                     for x in errors]
-            return Checked(text, None, lines, _fields(base, errors, tmp))
+            return _problems(base, variant, text, getattr(e, "errors", [e]), str(path))
     scenario.path = base.path  # a python strategy's file is looked for beside the base
     return Checked(text, scenario, [], {})
 
 
-def _relabel(message: str, tmp: str) -> str:
-    return message.replace(tmp + os.sep, "")
-
-
-def _fields(base: Scenario, errors, tmp: str = "") -> dict[str, str]:
-    """The form field each problem is about (by its key), with its message."""
-    out: dict[str, str] = {}
-    names = {c.name.casefold(): i for i, c in enumerate(base.cards)}
+def _problems(base: Scenario, variant: Variant, text: str, errors, path: str = "") -> Checked:
+    """The variant's problems as the page shows them: each about a field the designer edited
+    names that field (Plato: notation "5X; IO": ...), not the file the form was written to."""
+    lines, by_field = [], {}
     for e in errors:
-        key = getattr(e, "key", None) or ""
-        msg = _relabel(e.format() if hasattr(e, "format") else str(e), tmp)
-        m = re.match(r"^cards\.overrides\.(.+?)(\.copies|\.text)?$", key)
-        target = None
-        if m and m[1].casefold() in names:
-            i = names[m[1].casefold()]
-            target = f"copies-{i}" if m[2] == ".copies" else f"text-{i}"
-        elif key.startswith("rules."):
-            target = "rule-" + key.split(".")[1].split("[")[0]
-        elif key.split(".")[0].split("[")[0] in ("players", "seating", "strategies",
-                                                 "judges"):
-            target = key.split(".")[0].split("[")[0]
+        target, msg = _for_page(base, variant, e, path)
+        lines.append(msg)
         if target:
-            out[target] = out.get(target, "") + ("\n" if target in out else "") + msg
-    return out
+            by_field[target] = by_field.get(target, "") + ("\n" if target in by_field else "") \
+                + msg
+    return Checked(text, None, lines, by_field)
+
+
+def _field_of(base: Scenario, key: str) -> str | None:
+    """The form field a problem's key is about (text-3, copies-3, rule-hand_size, players)."""
+    names = {c.name.casefold(): i for i, c in enumerate(base.cards)}
+    m = re.match(r"^cards\.overrides\.(.+?)(\.copies|\.text)?$", key)
+    if m and m[1].casefold() in names:
+        i = names[m[1].casefold()]
+        return f"copies-{i}" if m[2] == ".copies" else f"text-{i}"
+    if key.startswith("rules."):
+        return "rule-" + key.split(".")[1].split("[")[0]
+    if key.split(".")[0].split("[")[0] in ("players", "seating", "strategies", "judges"):
+        return key.split(".")[0].split("[")[0]
+    return None
+
+
+def _is_variant_file(file, path: str) -> bool:
+    if file == VARIANT_FILE:
+        return True
+    return bool(file and path) and Path(file).resolve() == Path(path).resolve()
+
+
+def _for_page(base: Scenario, variant: Variant, e, path: str) -> tuple[str | None, str]:
+    """(the field ``e`` is about, its message naming that field and what was typed there)."""
+    if not isinstance(e, InputError):
+        return None, str(e)
+    key = e.key or ""
+    target = _field_of(base, key)
+    if not _is_variant_file(e.file, path):  # the base's own files: where they say
+        return target, e.format()
+    message = e.message
+    if target is None:
+        return None, f"{key}: {message}" if key else message
+    kind, _, rest = target.partition("-")
+    typed = variant.fields.get(target, "").strip()
+    if kind in ("text", "copies"):
+        card = base.cards[int(rest)].name
+        message = message.removeprefix(f"card {card!r}: ")
+        label = f"{card}: {'notation' if kind == 'text' else 'copies'}"
+    else:
+        label = _label(base, target)
+    own = {"text": None, "copies": None, "rule": f"rules.{rest}"}.get(kind, target)
+    if key and key != own and not key.startswith("cards.overrides."):
+        message = f"{key}: {message}"  # a part of the field: strategies[1].family
+    return target, f'{label} "{typed}": {message}'
 
 
 def categories(base: Scenario, checked: Checked) -> list[str]:

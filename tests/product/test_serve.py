@@ -110,7 +110,8 @@ def test_a_broken_notation_gets_the_validate_message(client, form, tmp_path):
     shown = problems(html)
     assert len(shown) == 1 and "cannot read the property 'Containr'" in shown[0]
     assert field_error(html, f"text-{KRATER}") == shown[0]
-    # the same variant saved as a file: `simsym validate` prints the very same line
+    # the same variant saved as a file: `simsym validate` says the same, where the page
+    # names the card and the field instead of the file's line
     yaml_text = unescape(re.search(r'<pre id="yaml">(.*?)</pre>', html, re.S)[1])
     (tmp_path / "variant.yaml").write_text(yaml_text)
     from simsym.cli.main import main
@@ -122,7 +123,9 @@ def test_a_broken_notation_gets_the_validate_message(client, form, tmp_path):
     finally:
         os.chdir(old)
     assert res.exit_code == 2
-    assert res.output.splitlines()[0] == shown[0]
+    said = res.output.splitlines()[0]
+    assert said.startswith("variant.yaml:5: cards.overrides.Krater: card 'Krater': ")
+    assert shown[0] == 'Krater: notation "1W, Containr": ' + said.split("card 'Krater': ", 1)[1]
     form[f"text-{KRATER}"] = "2W, Container"
     html = client.post("/validate", data=form, headers=HX).text
     assert problems(html) == [] and "ok: " in html
@@ -133,9 +136,32 @@ def test_rule_and_copies_problems_land_on_their_fields(client, form):
     form["rule-hand_size"] = "lots"
     form[f"copies-{KRATER}"] = "-1"
     html = client.post("/validate", data=form, headers=HX).text
-    assert "expected a whole number" in field_error(html, "rule-hand_size")
-    assert "copies must be a whole number from 0" in field_error(html, f"copies-{KRATER}")
+    assert field_error(html, "rule-hand_size") == (
+        'rules.hand_size "lots": expected a whole number from 1 to 30, found \'lots\'')
+    assert field_error(html, f"copies-{KRATER}") == (
+        'Krater: copies "-1": copies must be a whole number from 0 to 1000, found -1')
     assert len(problems(html)) == 2
+
+
+def test_a_problem_names_the_card_and_field_edited_not_the_variant_file(client, app, form):
+    plato = [c.name for c in app.state.session.base.cards].index("Plato")
+    form[f"text-{plato}"] = "5X; IO"
+    form["strategies"] = "[nope]"
+    html = client.post("/validate", data=form, headers=HX).text
+    shown = problems(html)
+    said = field_error(html, f"text-{plato}")
+    assert said in shown
+    assert said.startswith('Plato: notation "5X; IO": cannot read a point value at \'5X\'')
+    assert "allowed letters: W (Wine), I (Intellectual)" in said and said.endswith(
+        "e.g. '5I; IO'")
+    assert field_error(html, "strategies").startswith(
+        'strategies "[nope]": strategies[0].family: unknown strategy \'nope\'')
+    # a field the form reads as YAML: the mistake in words, without PyYAML's tokens
+    html = client.post("/validate", data={**form, "rule-wine_social": "[3,"}, headers=HX).text
+    assert field_error(html, "rule-wine_social").startswith(
+        'rules.wine_social "[3,": cannot read it: the list [ opened at column 1 is never closed')
+    for text in (*shown, *problems(html), field_error(html, "rule-wine_social")):
+        assert "variant.yaml" not in text and "simsym-serve-" not in text and "<" not in text
 
 
 def test_a_category_follows_the_notation(client, form):

@@ -66,7 +66,7 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
         notation.fill("1W, Containr")
         err = page.locator(f"#err-text-{KRATER}")
         expect(err).to_contain_text("cannot read the property 'Containr'")
-        expect(page.locator("#problems")).to_contain_text("variant.yaml:5: cards.overrides.Krater")
+        expect(page.locator("#problems")).to_contain_text('Krater: notation "1W, Containr": ')
         page.locator("#deck tr", has_text="Krater").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "workbench-error.png"))
 

@@ -69,19 +69,42 @@ def test_every_base_card_parses_to_what_its_text_says(cards):
     assert by["Symposiarch"].draws == 1
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("", "empty notation"),
-    ("3X", "cannot read a point value"),
-    ("2W or", "cannot read a point value"),
-    ("2I; Shiny", "the property 'Shiny'"),
-    ("2I (Worth 3W for Scoring)", "Worth"),
-    ("99I", "too large"),
-    ("1E; WC, MW", "both WC and MW"),
-    ("1W or 1W or 1W or 1W or 1W", "at most 4"),
-    ("20I and 20H and 20E and 20I and 20H and 1E", "add up to 101"),
-    (" and ".join(["20W"] * 6), "add up to 120"),
+LETTERS = ("allowed letters: W (Wine), I (Intellectual), H (Hedonistic), E (Either: I or H, "
+           "the player's choice)")
+PROPERTIES = ("allowed after the points, separated by ';' or ',': Container, Vintage, WC (a "
+              "Woman card), MW (may be a Woman), IO (Intellectual Symposion only), HO")
+
+
+@pytest.mark.parametrize("text,fragment,accepted,example", [
+    ("", "empty notation", LETTERS, "1W or 2E; Vintage"),
+    ("5X; IO", "cannot read a point value at '5X'", LETTERS, "5I; IO"),
+    ("3X", "cannot read a point value at '3X'", LETTERS, "3W"),
+    ("4Q; HO", "cannot read a point value at '4Q'", LETTERS, "4H; HO"),
+    ("2Wine; Vintage", "cannot read a point value at '2Wine'", LETTERS, "2W; Vintage"),
+    ("W; Vintage", "its number comes first", LETTERS, "1W; Vintage"),
+    ("Vintage", "no point value before 'Vintage' (the points come first)", LETTERS,
+     "1W; Vintage"),
+    ("2W or", "a point value is missing after 'or'", LETTERS, "2W"),
+    ("-1W", "cannot read a point value at '-1W'", LETTERS, "1W"),
+    ("2I; Shiny", "the property 'Shiny'", PROPERTIES, "2I"),
+    ("1W, Containr", "the property 'Containr' (did you mean 'Container'?)", PROPERTIES,
+     "1W, Container"),
+    ("5H; HO, Requires 3 WC", "the property 'Requires 3 WC'", "Requires N+ WC",
+     "5H; HO, Requires 3+ WC"),
+    ("2I (Worth 3W for Scoring)", "Worth", "follows a Wine value only",
+     "2W (Worth 3W for Scoring)"),
+    ("99I", "too large", "each point value is at most 20", "20I"),
+    ("1E; WC, MW", "both WC and MW", "a Woman (WC) or may be one (MW), not both", "1E; WC"),
+    ("2E; IO, HO", "more than one of IO, HO", "at most one of IO, HO, Social Symposion Only",
+     "2E; IO"),
+    ("1W or 1W or 1W or 1W or 1W", "5 alternatives", "at most 4 alternatives joined by 'or'",
+     "1W or 1W or 1W or 1W"),
+    ("20I and 20H and 20E and 20I and 20H and 1E", "add up to 101", "at most 100",
+     "20I and 20H and 20E and 20I and 20H"),
+    (" and ".join(["20W"] * 6), "add up to 120", "at most 100", " and ".join(["20W"] * 5)),
 ])
-def test_unknown_notation_names_the_card_and_the_text(text, fragment):
+def test_unknown_notation_names_the_card_the_text_what_is_allowed_and_an_example(
+        text, fragment, accepted, example):
     with pytest.raises(NotationError) as e:
         parse_notation("Odd Card", text)
     msg = str(e.value)
@@ -89,6 +112,9 @@ def test_unknown_notation_names_the_card_and_the_text(text, fragment):
     assert fragment in msg
     if text:
         assert repr(text) in msg
+    assert accepted in msg
+    assert msg.endswith(f"; e.g. {example!r}"), msg
+    parse_notation("Odd Card", example)  # the example reads
 
 
 def test_an_option_of_exactly_the_limit_is_accepted():

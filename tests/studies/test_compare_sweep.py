@@ -1,5 +1,7 @@
 """`simsym compare` and `simsym sweep`: paired runs on the same deals."""
 
+import re
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -72,6 +74,12 @@ rules:
                                   "200", "--jobs", "1", "--out", str(tmp_path / "out")])
     assert r.exit_code == 0, r.output
     assert "changed: Krater: 1 → 3 copies; Orgy: removed" in r.output
+    # the seat gap is a difference of win shares: percentage points, never "%"
+    gap_line = next(line for line in r.output.splitlines() if line.startswith("Seat gap"))
+    assert re.fullmatch(r"Seat gap \(best minus worst seat's win share\): A \d+\.\d pp, B "
+                        r"\d+\.\d pp, change [+-]\d+\.\d pp \([+-]\d+\.\d to [+-]\d+\.\d\): "
+                        r"(a real change|within noise|its interval excludes 0, but not told "
+                        r"apart from noise once \d+ changes are tested)\.", gap_line), gap_line
     md = (tmp_path / "out" / "compare.md").read_text().splitlines()
     assert md[2] == "## Balanced?"  # the answer first, then what B changes
     i = md.index("## What changed (B against A)")

@@ -51,6 +51,9 @@ def test_a_sweep_over_two_tables_equals_plain_runs_and_ignores_jobs(tmp_path):
     res = json.loads((a / "sweep.json").read_text())
     assert [t["table"] for t in res["tables"]] == ["greedy", "patient(threshold=15)"]
     assert res["games"] == 300 and res["seed"] == 7 and len(res["agreement"]) == 1
+    # the seats' table is of win shares (%); its spread row is a difference of them (pp)
+    md = (a / "sweep.md").read_text()
+    assert "Win share % per seat" in md and "| spread (best − worst, pp) |" in md
 
     # Each table's seats and card verdicts are those of a plain run of that table.
     for i, table in enumerate(("greedy", "{family: patient, threshold: 15}")):

@@ -5,11 +5,12 @@ Every problem of the file is collected (one per card entry at most) and raised t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.cards.model import Card, CardSet
-from simsym.model.cards.notation import parse_notation
+from simsym.model.cards.notation import example, parse_notation
 from simsym.model.yamlio import line_of, load_yaml_file
 
 MAX_COPIES = 1000
@@ -67,12 +68,18 @@ def _entry(name, value, file, line, key, base: Card | None = None) -> Card:
 
 def _check_ranges(card: Card, file, line) -> None:
     """Values the grammar reads but no game could use (and the engine's arrays cannot hold)."""
-    for what, value, most in (("Requires N+ WC", card.requires_women, MAX_REQUIRES),
-                              ("Requires N+ Wine Points", card.requires_wine, MAX_REQUIRES),
-                              ("Draw N cards when Played", card.draws, MAX_DRAWS)):
+    for what, value, most, number in (
+            ("Requires N+ WC", card.requires_women, MAX_REQUIRES,
+             r"(requires\s+)\d+(\s*\+\s*w(?:c|om))"),
+            ("Requires N+ Wine Points", card.requires_wine, MAX_REQUIRES,
+             r"(requires\s+)\d+(\s*\+\s*wine)"),
+            ("Draw N cards when Played", card.draws, MAX_DRAWS, r"(draw\s+)\d+()")):
         if value > most:
+            fix = re.sub(number, lambda m: f"{m[1]}{most}{m[2]}", card.text, count=1,
+                         flags=re.IGNORECASE)
             raise InputError(f"card {card.name!r}: {what} with N = {show(value)}; allowed N "
-                             f"from 0 to {most}", file, line, f"cards.{card.name}")
+                             f"from 0 to {most}; e.g. {example([fix])!r}", file, line,
+                             f"cards.{card.name}")
 
 
 def load_card_file(path: str | Path, problems: Problems | None = None) -> CardSet | None:
