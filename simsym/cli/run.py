@@ -61,7 +61,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     report.md with --no-report). A scenario judged by two tables (`judges:`) plays both on
     the same deals: judges.json beside them, the fast table's files in fast/. How to read
     the report: `simsym docs guide`."""
-    from simsym.run.job import run_scenario
+    from simsym.run.job import compile_note, run_scenario
     from simsym.run.lock import out_dir_lock
 
     scenario = load_scenario(scenario_path)
@@ -102,6 +102,9 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                                chunk_size=chunk_size, search=search, executor=executor,
                                scheduler=scheduler, resume=resume,
                                report_follows=report)
+        note = None if quiet else compile_note(out)
+        if note:
+            click.echo(note, err=True)
         _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
                    report, quiet, dict(engine=engine, search=search, executor=executor,
                                        scheduler=scheduler, chunk_size=chunk_size))

@@ -221,6 +221,21 @@ class CompileWatch:
             lock.release()
 
 
+# run.json's compile_seconds from which the terminal says the run compiled the engine: loading
+# the kernels from numba's cache takes about a second, compiling them a minute or more.
+COMPILE_NOTE_S = 5.0
+
+
+def compile_note(out: Path) -> str | None:
+    """What the terminal says after a run in ``out`` that compiled the engine (or waited for
+    another process's compile), from its run.json; None after one that loaded it."""
+    seconds = json.loads((Path(out) / "run.json").read_text()).get("compile_seconds") or 0
+    if seconds < COMPILE_NOTE_S:
+        return None
+    return (f"compiled the engine in {seconds:.0f} s (once: later runs load it from the "
+            "cache)")
+
+
 class _Meanwhile:
     """What this process does once the games are played and that does not depend on them: the
     census (it replays the run's first games), and importing statsmodels for the summary and,
@@ -326,7 +341,13 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
         if watch is not None:
             watch.start()
 
+    compiling = 0.0  # the longest any process spent getting the kernels ready
+
     def on_chunk(res, played):
+        nonlocal compiling
+        # The processes get their kernels ready at the same time (one compiles, the others
+        # wait for it), before their first chunk: the longest of them is the run's.
+        compiling = max(compiling, res.compile_seconds)
         _save_chunk(chunks, res)
         bar.update(played)
 
@@ -343,6 +364,7 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
             watch.stop()
         bar.close()
     wall = time.perf_counter() - t0
+    play = max(wall - compiling, 0.0)
     meanwhile.join()
     summary = build_summary(scenario, totals, games, seed)
     cards = card_table(scenario, agg, totals)
@@ -362,7 +384,9 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
             "search": search if engine == "python" else "numba",
             "executor": executor, "jobs": jobs, "chunk_size": manifest["chunk_size"],
             "resumed_games": already, "wall_seconds": round(wall, 3),
-            "games_per_second": round((games - already) / wall, 1) if wall > 0 else None,
+            "compile_seconds": round(compiling, 3),
+            # the games played, over the wall time less the compile's
+            "games_per_second": round((games - already) / play, 1) if play > 0 else None,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
             "versions": {"simsym": __version__, "numba": numba.__version__,
                          "numpy": np.__version__, "pandas": pd.__version__,

@@ -33,8 +33,8 @@ SCENARIOS = REPO_ROOT / "scenarios"
 # (jobs defaults to the machine's cores, the chunk size follows it; results do not depend
 # on either: tests/product/test_cli_run.py). Everything else of reports/base/ must match byte
 # for byte.
-RUN_CIRCUMSTANCES = ("wall_seconds", "games_per_second", "started", "jobs", "chunk_size",
-                     "machine", "versions")
+RUN_CIRCUMSTANCES = ("wall_seconds", "compile_seconds", "games_per_second", "started", "jobs",
+                     "chunk_size", "machine", "versions")
 
 
 def cli(*args):
