@@ -147,10 +147,11 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                  force: bool = False, chunk_size: int | None = None,
                  search: str = "reference", executor: str = "local",
                  scheduler: str | None = None, resume: bool = False,
-                 report_follows: bool = False) -> dict:
+                 meanwhile=None) -> dict:
     """Run and write DIR/summary.json, DIR/cards.csv, DIR/seats.csv, DIR/run.json (and
-    DIR/games/). ``report_follows``: the caller draws the report next (its imports are made
-    while the games play)."""
+    DIR/games/). ``meanwhile``: a call that prepares what the caller does next and writes
+    nothing (e.g. the report's imports), made while other processes play the games (or after
+    them, when this process plays them)."""
     if engine == "numba":
         from simsym.engine.compiled import setup_for
 
@@ -160,7 +161,7 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
         try:
             return _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress,
                                chunk_size, search, executor, scheduler, resume,
-                               report_follows)
+                               meanwhile)
         except KeyboardInterrupt as e:
             e.resume_hint = RESUME_HINT  # the CLI's message says so
             raise
@@ -238,18 +239,18 @@ def compile_note(out: Path) -> str | None:
 
 class _Meanwhile:
     """What this process does once the games are played and that does not depend on them: the
-    census (it replays the run's first games), and importing statsmodels for the summary and,
-    when a report follows, the report's plotting. When other processes play the games, this one
-    only waits for their chunks, so it does that work in a thread meanwhile
-    (~1.2 s less of a 13 s run of 100,000 base games; the thread takes some of the workers'
-    CPU). run_games starts it once the worker processes exist
+    census (it replays the run's first games), importing statsmodels for the summary, and the
+    caller's own preparation (run_scenario's ``meanwhile``: a report's plotting, say). When
+    other processes play the games, this one only waits for their chunks, so it does that
+    work in a thread meanwhile (~1.2 s less of a 13 s run of 100,000 base games; the thread
+    takes some of the workers' CPU). run_games starts it once the worker processes exist
     (``on_start``), not before: forking a process while a thread holds an import lock leaves
     the child waiting for it for ever. In one process (the games hold the interpreter) it is
     done after the games, as before. Nothing here writes a file."""
 
-    def __init__(self, scenario, games, seed, with_census, report_follows):
+    def __init__(self, scenario, games, seed, with_census, then=None):
         self.scenario, self.games, self.seed = scenario, games, seed
-        self.with_census, self.report_follows = with_census, report_follows
+        self.with_census, self.then = with_census, then
         self.thread = None
         self.result = None
         self.error = None
@@ -266,8 +267,8 @@ class _Meanwhile:
             from importlib import import_module
 
             import_module("statsmodels.stats.proportion")  # build_summary's
-            if self.report_follows:
-                import_module("simsym.report.build")  # matplotlib, ~1 s
+            if self.then is not None:
+                self.then()
         except BaseException as e:  # noqa: BLE001  (raised in the caller's thread: join)
             self.error = e
 
@@ -312,7 +313,7 @@ def _long_games(games_dir: Path, players: int) -> Path:
 
 
 def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, chunk_size,
-                search, executor, scheduler, resume, report_follows) -> dict:
+                search, executor, scheduler, resume, then) -> dict:
     remove_temp_files(out)  # what a killed run left; no other command writes here now
     chunks = out / "chunks"
     games_tmp = out / ".games.partial"
@@ -333,7 +334,7 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
     t0 = time.perf_counter()
 
     with_census = all(s.family in BUILT_IN for s in scenario.strategies)  # it replays in numba
-    meanwhile = _Meanwhile(scenario, games, seed, with_census, report_follows)
+    meanwhile = _Meanwhile(scenario, games, seed, with_census, then)
     watch = CompileWatch(bar) if engine == "numba" and progress else None
 
     def on_start():

@@ -133,7 +133,8 @@ def test_summary_is_byte_identical_across_jobs_and_chunks(tmp_path):
 
 def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
     """With worker processes, this process makes the census in a thread while they play
-    (simsym.run.job._Meanwhile), and an error there is the run's error."""
+    (simsym.run.job._Meanwhile), and the caller's ``meanwhile`` call with it; an error there
+    is the run's error."""
     import threading
 
     import simsym.analysis.census as census_module
@@ -148,9 +149,14 @@ def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
 
     monkeypatch.setattr(census_module, "census", census)
     sc = load_scenario(BASE_SCENARIO).judge("fast")
-    run_scenario(sc, games=120, seed=3, out=tmp_path / "a", jobs=2, chunk_size=20)
-    run_scenario(sc, games=120, seed=3, out=tmp_path / "b", jobs=1)
-    assert seen == ["simsym-meanwhile", "MainThread"]
+    def then():
+        seen.append(("then", threading.current_thread().name))
+
+    run_scenario(sc, games=120, seed=3, out=tmp_path / "a", jobs=2, chunk_size=20,
+                 meanwhile=then)
+    run_scenario(sc, games=120, seed=3, out=tmp_path / "b", jobs=1, meanwhile=then)
+    assert seen == ["simsym-meanwhile", ("then", "simsym-meanwhile"),
+                    "MainThread", ("then", "MainThread")]
     assert (tmp_path / "a" / "census.json").read_bytes() == \
         (tmp_path / "b" / "census.json").read_bytes()
 
