@@ -61,7 +61,7 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
     report.md with --no-report). A scenario judged by two tables (`judges:`) plays both on
     the same deals: judges.json beside them, the fast table's files in fast/. How to read
     the report: `simsym docs guide`."""
-    from simsym.run.job import run_scenario
+    from simsym.run.job import compile_note, run_scenario
     from simsym.run.lock import out_dir_lock
 
     scenario = load_scenario(scenario_path)
@@ -101,7 +101,10 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
                                engine=engine, save_games=save_games, progress=show, force=force,
                                chunk_size=chunk_size, search=search, executor=executor,
                                scheduler=scheduler, resume=resume,
-                               report_follows=report)
+                               meanwhile=_report_imports if report else None)
+        note = None if quiet else compile_note(out)
+        if note:
+            click.echo(note, err=True)
         _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensation,
                    report, quiet, dict(engine=engine, search=search, executor=executor,
                                        scheduler=scheduler, chunk_size=chunk_size))
@@ -115,6 +118,11 @@ def run(scenario_path, games, seed, jobs, engine, search, out, save_games, chunk
         click.echo(f"\nwrote {out}/summary.json, cards.csv, seats.csv, run.json"
                    + (", report.md" if report else "")
                    + (", games/, games_long/" if save_games else ""))
+
+
+def _report_imports():
+    """The report's imports (matplotlib: about a second), made while the games play."""
+    import simsym.report.build  # noqa: F401
 
 
 def run_json(out) -> str:
@@ -192,7 +200,8 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
                             verify=verify, progress=show, echo=echo, resume=resume,
                             force=force, engine=engine, save_games=save_games,
                             chunk_size=chunk_size, search=search, executor=executor,
-                            scheduler=scheduler, report_follows=report)
+                            scheduler=scheduler,
+                            meanwhile=_report_imports if report else None)
         if report:
             from simsym.report.build import build_report
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -239,6 +240,15 @@ def _play_chunk(setup: Setup, tb, s, g0: int, g1: int):
 # every kernel takes 2-5 minutes on a loaded 2-core machine).
 COMPILE_WAIT_S = 900
 _COMPILED: set[str] = set()
+_SPENT = [0.0]  # seconds this process has spent in compiled_once
+
+
+def compile_seconds() -> float:
+    """The seconds this process has spent getting kernels ready (compiled_once): waiting for
+    another process's compile, compiling, or loading the kernels from numba's cache (under a
+    second). A run subtracts what its chunks spent here from its wall time to count its games
+    a second (simsym.run.worker.run_chunk_task)."""
+    return _SPENT[0]
 
 
 def compile_lock_path() -> Path:
@@ -270,6 +280,7 @@ def compiled_once(kernel: str, warm) -> None:
     lasting past COMPILE_WAIT_S), this process compiles on its own."""
     if kernel in _COMPILED:
         return
+    t0 = time.perf_counter()
     lock = compile_lock()
     try:
         lock.acquire(timeout=COMPILE_WAIT_S)
@@ -280,6 +291,7 @@ def compiled_once(kernel: str, warm) -> None:
     finally:
         if lock is not None:
             lock.release()
+        _SPENT[0] += time.perf_counter() - t0
     _COMPILED.add(kernel)
 
 

@@ -147,10 +147,11 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                  force: bool = False, chunk_size: int | None = None,
                  search: str = "reference", executor: str = "local",
                  scheduler: str | None = None, resume: bool = False,
-                 report_follows: bool = False) -> dict:
+                 meanwhile=None) -> dict:
     """Run and write DIR/summary.json, DIR/cards.csv, DIR/seats.csv, DIR/run.json (and
-    DIR/games/). ``report_follows``: the caller draws the report next (its imports are made
-    while the games play)."""
+    DIR/games/). ``meanwhile``: a call that prepares what the caller does next and writes
+    nothing (e.g. the report's imports), made while other processes play the games (or after
+    them, when this process plays them)."""
     if engine == "numba":
         from simsym.engine.compiled import setup_for
 
@@ -160,7 +161,7 @@ def run_scenario(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
         try:
             return _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress,
                                chunk_size, search, executor, scheduler, resume,
-                               report_follows)
+                               meanwhile)
         except KeyboardInterrupt as e:
             e.resume_hint = RESUME_HINT  # the CLI's message says so
             raise
@@ -221,20 +222,35 @@ class CompileWatch:
             lock.release()
 
 
+# run.json's compile_seconds from which the terminal says the run compiled the engine: loading
+# the kernels from numba's cache takes about a second, compiling them a minute or more.
+COMPILE_NOTE_S = 5.0
+
+
+def compile_note(out: Path) -> str | None:
+    """What the terminal says after a run in ``out`` that compiled the engine (or waited for
+    another process's compile), from its run.json; None after one that loaded it."""
+    seconds = json.loads((Path(out) / "run.json").read_text()).get("compile_seconds") or 0
+    if seconds < COMPILE_NOTE_S:
+        return None
+    return (f"compiled the engine in {seconds:.0f} s (once: later runs load it from the "
+            "cache)")
+
+
 class _Meanwhile:
     """What this process does once the games are played and that does not depend on them: the
-    census (it replays the run's first games), and importing statsmodels for the summary and,
-    when a report follows, the report's plotting. When other processes play the games, this one
-    only waits for their chunks, so it does that work in a thread meanwhile
-    (~1.2 s less of a 13 s run of 100,000 base games; the thread takes some of the workers'
-    CPU). run_games starts it once the worker processes exist
+    census (it replays the run's first games), importing statsmodels for the summary, and the
+    caller's own preparation (run_scenario's ``meanwhile``: a report's plotting, say). When
+    other processes play the games, this one only waits for their chunks, so it does that
+    work in a thread meanwhile (~1.2 s less of a 13 s run of 100,000 base games; the thread
+    takes some of the workers' CPU). run_games starts it once the worker processes exist
     (``on_start``), not before: forking a process while a thread holds an import lock leaves
     the child waiting for it for ever. In one process (the games hold the interpreter) it is
     done after the games, as before. Nothing here writes a file."""
 
-    def __init__(self, scenario, games, seed, with_census, report_follows):
+    def __init__(self, scenario, games, seed, with_census, then=None):
         self.scenario, self.games, self.seed = scenario, games, seed
-        self.with_census, self.report_follows = with_census, report_follows
+        self.with_census, self.then = with_census, then
         self.thread = None
         self.result = None
         self.error = None
@@ -251,8 +267,8 @@ class _Meanwhile:
             from importlib import import_module
 
             import_module("statsmodels.stats.proportion")  # build_summary's
-            if self.report_follows:
-                import_module("simsym.report.build")  # matplotlib, ~1 s
+            if self.then is not None:
+                self.then()
         except BaseException as e:  # noqa: BLE001  (raised in the caller's thread: join)
             self.error = e
 
@@ -297,7 +313,7 @@ def _long_games(games_dir: Path, players: int) -> Path:
 
 
 def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, chunk_size,
-                search, executor, scheduler, resume, report_follows) -> dict:
+                search, executor, scheduler, resume, then) -> dict:
     remove_temp_files(out)  # what a killed run left; no other command writes here now
     chunks = out / "chunks"
     games_tmp = out / ".games.partial"
@@ -318,7 +334,7 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
     t0 = time.perf_counter()
 
     with_census = all(s.family in BUILT_IN for s in scenario.strategies)  # it replays in numba
-    meanwhile = _Meanwhile(scenario, games, seed, with_census, report_follows)
+    meanwhile = _Meanwhile(scenario, games, seed, with_census, then)
     watch = CompileWatch(bar) if engine == "numba" and progress else None
 
     def on_start():
@@ -326,7 +342,13 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
         if watch is not None:
             watch.start()
 
+    compiling = 0.0  # the longest any process spent getting the kernels ready
+
     def on_chunk(res, played):
+        nonlocal compiling
+        # The processes get their kernels ready at the same time (one compiles, the others
+        # wait for it), before their first chunk: the longest of them is the run's.
+        compiling = max(compiling, res.compile_seconds)
         _save_chunk(chunks, res)
         bar.update(played)
 
@@ -343,6 +365,7 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
             watch.stop()
         bar.close()
     wall = time.perf_counter() - t0
+    play = max(wall - compiling, 0.0)
     meanwhile.join()
     summary = build_summary(scenario, totals, games, seed)
     cards = card_table(scenario, agg, totals)
@@ -362,7 +385,9 @@ def _run_locked(scenario, games, seed, out, jobs, engine, save_games, progress, 
             "search": search if engine == "python" else "numba",
             "executor": executor, "jobs": jobs, "chunk_size": manifest["chunk_size"],
             "resumed_games": already, "wall_seconds": round(wall, 3),
-            "games_per_second": round((games - already) / wall, 1) if wall > 0 else None,
+            "compile_seconds": round(compiling, 3),
+            # the games played, over the wall time less the compile's
+            "games_per_second": round((games - already) / play, 1) if play > 0 else None,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
             "versions": {"simsym": __version__, "numba": numba.__version__,
                          "numpy": np.__version__, "pandas": pd.__version__,

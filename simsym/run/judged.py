@@ -45,7 +45,7 @@ def _finished(sc, out: Path, games: int, seed: int) -> dict | None:
 
 
 def _table(sc, out, *, games, seed, resume, run_kwargs, echo):
-    from simsym.run.job import run_scenario
+    from simsym.run.job import compile_note, run_scenario
 
     if resume:
         done = _finished(sc, out, games, seed)
@@ -55,9 +55,13 @@ def _table(sc, out, *, games, seed, resume, run_kwargs, echo):
     echo(f"{sc.judged_by} table: four {sc.strategies[0].label} players"
          if sc.players == 4 else
          f"{sc.judged_by} table: {sc.players} {sc.strategies[0].label} players")
-    return run_scenario(sc, games=games, seed=seed, out=out,
-                        resume=resume and (out / "chunks" / "manifest.json").exists(),
-                        **run_kwargs)
+    summary = run_scenario(sc, games=games, seed=seed, out=out,
+                           resume=resume and (out / "chunks" / "manifest.json").exists(),
+                           **run_kwargs)
+    note = compile_note(out)
+    if note:
+        echo(note)
+    return summary
 
 
 def _played(sc, games, seed, jobs, show, play) -> dict:

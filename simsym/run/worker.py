@@ -34,6 +34,10 @@ class ChunkResult:
     g1: int
     totals: dict
     agg: np.ndarray
+    # seconds the process that played it spent getting the kernels ready first (compiling,
+    # waiting for another process's compile, loading them: simsym.engine.compiled
+    # .compile_seconds); 0 when they were ready. Not part of the chunk's file.
+    compile_seconds: float = 0.0
 
 
 # One engine per process, built once per scenario (a worker may serve several runs).
@@ -77,10 +81,13 @@ def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> C
     """Play one chunk and reduce it (in whatever process runs it). With ``games_dir`` the
     chunk's per-game rows are written there as its own Parquet part file."""
     state = engine_state(scenario, engine, search)
+    compiling = 0.0
     if engine == "numba":
-        from simsym.engine.compiled import run_chunk
+        from simsym.engine.compiled import compile_seconds, run_chunk
 
+        before = compile_seconds()
         rows, agg = run_chunk(state["setup"], g0, g1)
+        compiling = compile_seconds() - before
     else:
         from simsym.run.reference import run_chunk_reference
 
@@ -95,7 +102,7 @@ def run_chunk_task(scenario, engine, search, index, g0, g1, games_dir=None) -> C
             tmp.unlink(missing_ok=True)
             raise environment_error(e, part) or e from None
     totals = reduce_rows(rows, scenario.players, len(scenario.strategies))
-    return ChunkResult(index, g0, g1, totals, agg)
+    return ChunkResult(index, g0, g1, totals, agg, compiling)
 
 
 def init_worker(scenario, engine, search):

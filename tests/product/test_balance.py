@@ -205,7 +205,7 @@ def test_one_change_reads_the_same_in_the_report_the_terminal_the_api_and_the_wo
     from simsym import api
     from simsym.cli.main import main
     from simsym.model.scenario import BASE_SCENARIO
-    from simsym.serve.app import verdict_text
+    from simsym.serve.pages import verdict_text
     from simsym.serve.jobs import summarise
     from simsym.studies.compare import rule_words
     from simsym.studies.sequential import Decision, Look, parse_metric

@@ -82,6 +82,44 @@ def test_run_writes_summary_cards_and_run_json(tmp_path):
     assert meta["games_per_second"] >= 300 / elapsed
 
 
+def test_a_run_that_compiles_counts_its_games_a_second_without_the_compile(tmp_path,
+                                                                            monkeypatch):
+    """The kernels' compile (here: a warm-up made to take 5 s more, in this process, for each
+    kind of table) is not play: run.json's compile_seconds holds it, games_per_second is the
+    games over the rest of the wall time, and the terminal says the compile happens once."""
+    from simsym.engine import compiled
+    from simsym.run.job import COMPILE_NOTE_S
+
+    slow = COMPILE_NOTE_S
+    real = compiled.compiled_once
+    monkeypatch.setattr(compiled, "_COMPILED", set())  # as in a fresh process
+    monkeypatch.setattr(compiled, "compile_lock_path", lambda: tmp_path / "compile.lock")
+    monkeypatch.setattr(compiled, "compiled_once", lambda kernel, warm: real(
+        kernel, lambda: (time.sleep(slow), warm())))
+    monkeypatch.delenv("SIMSYM_CACHE", raising=False)  # no chunk comes from a cache
+    out = tmp_path / "run"
+    r = run(BASE, "--games", "400", "--jobs", "1", "--out", str(out), "--no-report")
+    assert r.exit_code == 0, r.output
+    # the base game is judged: the fast table (the game loop) and the strong table (the
+    # lookahead loop) compile a kernel each
+    for table in (out / "fast", out):
+        meta = json.loads((table / "run.json").read_text())
+        assert slow <= meta["compile_seconds"] < meta["wall_seconds"]
+        play = meta["wall_seconds"] - meta["compile_seconds"]
+        assert meta["games_per_second"] == pytest.approx(400 / play, rel=0.01)
+        assert meta["games_per_second"] > 400 / meta["wall_seconds"] * 1.2
+    notes = [line for line in r.stderr.splitlines() if line.startswith("compiled the engine")]
+    assert len(notes) == 2, r.stderr
+    assert all(n.endswith("s (once: later runs load it from the cache)") for n in notes)
+    # a warm start says nothing of a compile, and records next to none
+    warm = tmp_path / "warm"
+    r = run(BASE, "--games", "400", "--jobs", "1", "--out", str(warm), "--no-report",
+            "--judge", "fast")
+    assert r.exit_code == 0 and "compiled the engine" not in r.stderr
+    meta = json.loads((warm / "run.json").read_text())
+    assert meta["compile_seconds"] < COMPILE_NOTE_S
+
+
 def test_summary_is_byte_identical_across_jobs_and_chunks(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     assert run(BASE, "--games", "400", "--jobs", "1", "--out", str(a), "-q").exit_code == 0
@@ -95,7 +133,8 @@ def test_summary_is_byte_identical_across_jobs_and_chunks(tmp_path):
 
 def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
     """With worker processes, this process makes the census in a thread while they play
-    (simsym.run.job._Meanwhile), and an error there is the run's error."""
+    (simsym.run.job._Meanwhile), and the caller's ``meanwhile`` call with it; an error there
+    is the run's error."""
     import threading
 
     import simsym.analysis.census as census_module
@@ -110,9 +149,14 @@ def test_the_census_is_made_while_worker_processes_play(tmp_path, monkeypatch):
 
     monkeypatch.setattr(census_module, "census", census)
     sc = load_scenario(BASE_SCENARIO).judge("fast")
-    run_scenario(sc, games=120, seed=3, out=tmp_path / "a", jobs=2, chunk_size=20)
-    run_scenario(sc, games=120, seed=3, out=tmp_path / "b", jobs=1)
-    assert seen == ["simsym-meanwhile", "MainThread"]
+    def then():
+        seen.append(("then", threading.current_thread().name))
+
+    run_scenario(sc, games=120, seed=3, out=tmp_path / "a", jobs=2, chunk_size=20,
+                 meanwhile=then)
+    run_scenario(sc, games=120, seed=3, out=tmp_path / "b", jobs=1, meanwhile=then)
+    assert seen == ["simsym-meanwhile", ("then", "simsym-meanwhile"),
+                    "MainThread", ("then", "MainThread")]
     assert (tmp_path / "a" / "census.json").read_bytes() == \
         (tmp_path / "b" / "census.json").read_bytes()
 

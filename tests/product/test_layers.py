@@ -2,9 +2,12 @@
 layers below it, no module imports itself through others, and the contracts that say so break
 when an import breaks them. Imports inside functions count as any other."""
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import grimp
@@ -63,3 +66,42 @@ def test_the_contracts_break_on_an_upward_import_a_cycle_and_a_kernel_in_the_ref
     assert "No import cycles among the modules of any package BROKEN" in out, out
     assert "The reference engine does not import the kernels BROKEN" in out, out
     assert "simsym.reference.rng -> simsym.core.rng_nb" in out, out
+
+
+def _layer_ranks() -> dict[str, int]:
+    """Each layer's subpackage or module -> its rank in the layers contract (0 the top)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["id"] == "layers")["layers"]
+    return {name.strip(): rank for rank, line in enumerate(layers)
+            for name in line.split("|")}
+
+
+def _module_names(path: Path):
+    """The strings of a module's code (not its docstrings) that name a module of simsym."""
+    tree = ast.parse(path.read_text(), str(path))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                       ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and re.fullmatch(r"simsym(\.\w+)+", node.value)):
+            yield node.lineno, node.value
+
+
+def test_no_module_names_an_upper_layer_in_a_string():
+    """An import by name (``import_module("simsym.report.build")``) is hidden from
+    import-linter: no module's code names a module of a layer above its own, in any string."""
+    ranks = _layer_ranks()
+    package = ROOT / "simsym"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        part = path.relative_to(package).parts[0].removesuffix(".py")
+        if part not in ranks:
+            continue  # simsym/__init__.py
+        for line, name in _module_names(path):
+            named = name.split(".")[1]
+            if named in ranks and ranks[named] < ranks[part]:
+                found.append(f"{path.relative_to(ROOT)}:{line}: {name!r}")
+    assert not found, "\n".join(found)
