@@ -272,18 +272,22 @@ def _after_run(scenario, summary, games, seed, out, jobs, show, verify_compensat
 
 
 def format_summary(s: dict) -> str:
+    """The terminal's seat table of a one-table run: win shares in %, intervals, scores."""
     lines = [f"{s['games']:,} games, {s['players']} players, {s['stalled']} stalled, "
              f"{s['mean_turns']:.1f} turns and {s['trades_per_game']:.2f} trades a game",
-             f"{'seat':>4}  {'strategy':<24} {'win rate':>9}  {'95% CI':>17}  {'mean score':>10}"]
+             f"{'seat':>4}  {'strategy':<24} {'win share':>9}  {'95% CI':>13}  "
+             f"{'mean score':>10}"]
     for seat in s["seats"]:
         lo, hi = seat["ci95"]
-        lines.append(f"{seat['seat']:>4}  {seat['strategy']:<24} {seat['win_rate']:>9.4f}  "
-                     f"[{lo:.4f}, {hi:.4f}]  {seat['mean_score']:>10.2f}")
+        ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"
+        lines.append(f"{seat['seat']:>4}  {seat['strategy']:<24} {100 * seat['win_rate']:>8.1f}%"
+                     f"  {ci:>13}  {seat['mean_score']:>10.2f}")
     if len(s["strategies"]) > 1:
-        lines.append(f"{'':>4}  {'strategy':<24} {'win rate':>9}")
+        lines.append(f"{'':>4}  {'strategy':<24} {'win share':>9}")
         for st in s["strategies"]:
             lo, hi = st["ci95"]
-            lines.append(f"{'':>4}  {st['strategy']:<24} {st['win_rate']:>9.4f}  "
-                         f"[{lo:.4f}, {hi:.4f}]  {st['mean_score']:>10.2f}")
-    lines.append(f"fair share {s['fair_share']:.4f}")
+            ci = f"{100 * lo:.1f}-{100 * hi:.1f}%"
+            lines.append(f"{'':>4}  {st['strategy']:<24} {100 * st['win_rate']:>8.1f}%"
+                         f"  {ci:>13}  {st['mean_score']:>10.2f}")
+    lines.append(f"fair share {100 * s['fair_share']:.1f}%")
     return "\n".join(lines)
