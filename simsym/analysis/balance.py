@@ -25,7 +25,7 @@ the band, within noise of its edge). The game is balanced when every criterion i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,7 @@ DEFAULT_BAND = 0.03  # both criteria's band, as a fraction (3 pp)
 # The one rule, in the words every report's glossary, the README and the guide state it.
 RULE = ("a real change is one whose Holm-adjusted p-value, over everything the report tests, "
         "is below 0.05")
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 MET, NOT_MET, UNDECIDED = "met", "not met", "not decided"
 WORDS = {MET: "yes", NOT_MET: "no", UNDECIDED: "not decided"}
 
@@ -151,7 +152,7 @@ def seat_spread(win_rates, games: int, compensation=None) -> Spread:
     i, j = int(np.argmax(w)), int(np.argmin(w))
     d = float(w[i] - w[j])
     var = (w[i] * (1 - w[i]) + w[j] * (1 - w[j]) + 2 * w[i] * w[j]) / max(games, 1)
-    half = 1.959963984540054 * math.sqrt(max(var, 0.0))
+    half = Z95 * math.sqrt(max(var, 0.0))
     # a spread is never below 0: the interval's lower end is cut there
     return Spread(d, max(d - half, 0.0), d + half, i, j, int(games),
                   list(compensation) if compensation else None)
@@ -168,8 +169,7 @@ class Balance:
     cards: pd.DataFrame  # card_frame's rows, strongest first
     spread: Spread
     compensation_verified: bool = False
-    family: int = 0
-    notes: list[str] = field(default_factory=list)
+    family: int = 0  # the cards tested (with a strength), the family of Holm's correction
 
     @property
     def cards_state(self) -> str:

@@ -89,9 +89,11 @@ GLOSSARY = """\
 def balanced_section(balances: list[Balance], notes: list[str] = ()) -> str:
     """The report's first section: "Balanced?" under each table, criterion by criterion."""
     c = balances[0].criteria
-    intro = (f"Criteria (the scenario's `balance:`): every card within ±{c.card_band * 100:g} "
-             f"pp of the table's average, and seats within {c.seat_band * 100:g} pp; "
-             f"\"beyond noise\" is the one rule of the [glossary]({GLOSSARY_ANCHOR}).")
+    intro = (f"Criteria (the scenario's `balance:`): every card's strength within "
+             f"±{c.card_band * 100:g} pp of the table's average; the best seat's win share "
+             f"within {c.seat_band * 100:g} pp of the worst's, with the seat compensation "
+             f"verified on fresh deals where there is one. \"Beyond noise\" is the one rule "
+             f"of the [glossary]({GLOSSARY_ANCHOR}).")
     parts = ["## Balanced?", intro]
     for b in balances:
         lines = balance_lines(b)

@@ -363,9 +363,11 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     if c.balance:
         crit = c.balance[0].criteria
         lines += ["## Balanced?", "",
-                  f"Criteria (the scenario's `balance:`): every card within "
-                  f"±{crit.card_band * 100:g} pp of the table's average, and seats within "
-                  f"{crit.seat_band * 100:g} pp; terms in the [glossary](#glossary).", "",
+                  f"Criteria (the scenario's `balance:`): every card's strength within "
+                  f"±{crit.card_band * 100:g} pp of the table's average; the best seat's win "
+                  f"share within {crit.seat_band * 100:g} pp of the worst's, each side's "
+                  f"seats as its scenario plays them. Terms in the [glossary](#glossary).",
+                  "",
                   *balanced_lines(c), ""]
     lines += ["## What changed (B against A)", "", *change_lines(c), ""]
     if c.sequential:
