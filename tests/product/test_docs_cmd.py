@@ -68,7 +68,8 @@ def test_the_notebook_prints_as_its_cells_in_order():
 
 
 def test_names_the_guide_topics():
-    """The topics the brief of the designer's docs names, and their files."""
+    """The designer's topics: the guide, the card notation, the rule options, the rulings, the
+    rules text, the scenarios and the notebook, each with its file."""
     assert {t: DOCS[t].file for t in ("guide", "cards", "options", "rulings", "rules",
                                       "scenarios", "notebook")} == {
         "guide": "designer-guide.md", "cards": "cards.md", "options": "rule-options.md",
