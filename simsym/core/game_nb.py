@@ -1222,8 +1222,10 @@ def _chunk_record(tb, s):
     g = out[CK.G]
     n = out[CK.G1] - out[CK.G0]
     width = out[CK.ROW]
-    row = _carve(out, CK.SIZE + (g - out[CK.G0]) * width, (width,))
-    agg = _carve(out, CK.SIZE + n * width, (out[CK.NSTRAT], tb.kinds.shape[0], AGG.SIZE))
+    row = _carve(out, CK.SIZE + (g - out[CK.G0]) * width, width, (width,))
+    kinds = tb.kinds.shape[0]
+    agg = _carve(out, CK.SIZE + n * width, out[CK.NSTRAT] * kinds * AGG.SIZE,
+                 (out[CK.NSTRAT], kinds, AGG.SIZE))
     record(tb, s, row)
     accumulate_nb(s.cs, row, tb.gp[GP.PLAYERS], agg, s.tmp, s.tmp2)
     out[CK.G] = g + 1

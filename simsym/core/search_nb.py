@@ -45,8 +45,8 @@ How it stays exact and fast (the reference brute force in simsym.reference check
 * E points never change the score, only whether I = H (and = Wine) is reachable; a subset-sum
   bitset answers that, and the split is rebuilt once for the winner.
 * All scratch memory is one int64 workspace (``best_symposion_ws`` takes it preallocated),
-  carved into named views once per call (``Work``, by ``_carve``: a view without a slice's
-  bound checks; nothing allocates, nor does any part). Each view has room for MAX_HAND cards
+  carved into named views once per call (``Work``, by ``_carve``: a slice of the workspace
+  reshaped, through numba's documented array API; nothing allocates, nor does any part). Each view has room for MAX_HAND cards
   whatever the hand, so it starts at a constant offset: the compiled search addresses every
   view from the workspace's one pointer instead of keeping a pointer per view (7% fewer
   instructions a search than views sized by the hand). The walk sums
@@ -98,6 +98,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import math
+
 import numpy as np
 from numba import njit
 from numba import config as _numba_config
@@ -111,55 +113,29 @@ if _numba_config.DISABLE_JIT:  # the search's python mode (NUMBA_DISABLE_JIT=1):
         x = int(x)
         return (x & -x).bit_length() - 1
 
-    def _carve(ws, at, shape):
+    def _carve(ws, at, size, shape):
         """``ws[at:at + size]`` as a C-ordered array of ``shape`` (size: its entries)."""
-        size = 1
-        for d in shape:
-            size *= d
         return ws[at:at + size].reshape(shape)
 else:
+    from llvmlite import ir
     from numba import types
-    from numba.core import cgutils
-    from numba.core.imputils import impl_ret_borrowed
     from numba.extending import intrinsic
-    from numba.cpython.unsafe.numbers import trailing_zeros as _tz
-    from numba.np.arrayobj import make_array, populate_array
-
-    def _c_view(context, builder, rettype, data, dims, itemsize, meminfo):
-        """An array value of ``rettype`` (C-ordered) over ``data``, its dimensions the list of
-        integer values ``dims``: what _carve and _carve_work build."""
-        intp = context.get_value_type(types.intp)
-        dims = [builder.sext(d, intp) if d.type.width < intp.width else d for d in dims]
-        strides = []
-        step = itemsize
-        for d in reversed(dims):
-            strides.insert(0, step)
-            step = builder.mul(step, d)
-        out = make_array(rettype)(context, builder)
-        populate_array(out, data=data, shape=dims, strides=strides, itemsize=itemsize,
-                       meminfo=meminfo)
-        return impl_ret_borrowed(context, builder, rettype, out._getvalue())
 
     @intrinsic
-    def _carve(typingctx, ws, at, shape):
-        """``ws[at:at + size]`` as a C-ordered array of ``shape`` (a tuple of integers; size:
-        its entries), for 0 <= at and at + size <= len(ws), which the caller guarantees. A
-        slice would clamp its bounds and handle negative ones: a few branches and spills per
-        view, ~18 ns of a search for its ~30 views."""
-        if not (isinstance(ws, types.Array) and ws.ndim == 1 and ws.layout == 'C'
-                and isinstance(at, types.Integer) and isinstance(shape, types.BaseTuple)):
+    def _tz(typingctx, x):
+        """Trailing zeros of x (x != 0): the index of its lowest set bit, LLVM's cttz."""
+        if not isinstance(x, types.Integer):
             return None
-        rettype = types.Array(ws.dtype, len(shape), 'C')
 
         def codegen(context, builder, sig, args):
-            ary = make_array(sig.args[0])(context, builder, args[0])
-            intp = context.get_value_type(types.intp)
-            at_ = args[1]
-            if at_.type.width < intp.width:
-                at_ = builder.sext(at_, intp)
-            return _c_view(context, builder, sig.return_type, builder.gep(ary.data, [at_]),
-                           cgutils.unpack_tuple(builder, args[2]), ary.itemsize, ary.meminfo)
-        return rettype(ws, at, shape), codegen
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+        return x(x), codegen
+
+    @njit(cache=True, inline='always')
+    def _carve(ws, at, size, shape):
+        """``ws[at:at + size]`` as a C-ordered array of ``shape`` (a tuple of integers whose
+        product is ``size``), for 0 <= at and at + size <= len(ws)."""
+        return ws[at:at + size].reshape(shape)
 
 from simsym.core.enums import (
     CF, CF_GROUP_BV, CF_GROUP_BW, CH_E_SHIFT, CH_WOMAN, LANE, MAX_HAND, MAX_OPTIONS, OPT, RES, RULE,
@@ -313,31 +289,20 @@ def workspace_size(n):
     return WORK_AT.SIZE
 
 
-if _numba_config.DISABLE_JIT:
-    def _carve_work(ws):
-        """The workspace's views (``Work``), each at its WORK_AT offset."""
-        return Work(*(_carve(ws, at, shape) for at, (_, shape) in zip(WORK_AT, WORK)))
-else:
-    @intrinsic
-    def _carve_work(typingctx, ws):
-        """The workspace's views (``Work``), each at its WORK_AT offset with its WORK shape:
-        constant offsets from the workspace's one pointer (the module docstring), generated
-        from the declaration. The caller guarantees len(ws) >= WORK_AT.SIZE."""
-        if not (isinstance(ws, types.Array) and ws.ndim == 1 and ws.layout == 'C'):
-            return None
-        members = [types.Array(ws.dtype, len(shape), 'C') for _, shape in WORK]
-        rettype = types.NamedTuple(members, Work)
+def _carve_work_source() -> str:
+    """The source of ``_carve_work``: ``Work(_carve(ws, at, size, shape), ...)`` for every view
+    of the WORK declaration, each at its WORK_AT offset, so that every offset and shape is a
+    constant of the compiled code."""
+    views = ", ".join(f"_carve(ws, {at}, {math.prod(shape)}, {tuple(shape)!r})"
+                      for at, (_, shape) in zip(WORK_AT, WORK))
+    return f"def _carve_work(ws):\n    return Work({views})\n"
 
-        def codegen(context, builder, sig, args):
-            ary = make_array(sig.args[0])(context, builder, args[0])
-            intp = context.get_value_type(types.intp)
-            views = []
-            for aty, at, (_, shape) in zip(members, WORK_AT, WORK):
-                data = builder.gep(ary.data, [intp(at)])
-                views.append(_c_view(context, builder, aty, data, [intp(d) for d in shape],
-                                     ary.itemsize, ary.meminfo))
-            return context.make_tuple(builder, rettype, views)
-        return rettype(ws), codegen
+
+exec(_carve_work_source(), globals())  # noqa: S102 - the views of a fixed declaration
+_carve_work.__doc__ = """The workspace's views (``Work``), each at its WORK_AT offset with its
+WORK shape. The caller guarantees len(ws) >= WORK_AT.SIZE."""
+if not _numba_config.DISABLE_JIT:
+    _carve_work = njit(inline='always')(_carve_work)
 
 
 @njit(cache=True, inline='always')
