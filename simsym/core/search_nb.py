@@ -290,10 +290,12 @@ def workspace_size(n):
 
 
 def _carve_work_source() -> str:
-    """The source of ``_carve_work``: ``Work(_carve(ws, at, size, shape), ...)`` for every view
-    of the WORK declaration, each at its WORK_AT offset, so that every offset and shape is a
-    constant of the compiled code."""
-    views = ", ".join(f"_carve(ws, {at}, {math.prod(shape)}, {tuple(shape)!r})"
+    """The source of ``_carve_work``: ``Work(ws[at:at + n], _carve(ws, at, size, shape), ...)``
+    for every view of the WORK declaration, each at its WORK_AT offset, so that every offset
+    and shape is a constant of the compiled code; a one-dimensional view is a plain slice (a
+    reshape calls into numba's runtime, measurably slower in the search)."""
+    views = ", ".join(f"ws[{at}:{at + shape[0]}]" if len(shape) == 1 else
+                      f"_carve(ws, {at}, {math.prod(shape)}, {tuple(shape)!r})"
                       for at, (_, shape) in zip(WORK_AT, WORK))
     return f"def _carve_work(ws):\n    return Work({views})\n"
 
