@@ -17,7 +17,8 @@ import pandas as pd
 
 from simsym.analysis.balance import fmt_pp, seat_spread, spread_words
 from simsym.report.data import ReportData, table_balance
-from simsym.report.markdown import _ci, _pct, _table, balanced_section, card_counts
+from simsym.report.markdown import (_ci, _pct, _spread_after, _table, balanced_section,
+                                    card_counts)
 
 TOP = 5  # cards named on each side where the tables agree
 LISTED = 8  # cards named in each list of disagreements
@@ -98,11 +99,6 @@ def _spread(seats: list[dict], games: int) -> str:
     return spread_words(seat_spread([x["win_rate"] for x in seats], int(games)))
 
 
-def _after(check: dict) -> str:
-    """The spread a compensation check left, with its interval."""
-    return _spread(check["seats_after"], check["games"])
-
-
 def judged_balanced(j: dict, strong: ReportData, fast: ReportData) -> tuple[str, list]:
     """"Balanced?" under both tables: the strong table with the compensation verified under
     it, and the fast table with that same compensation (what the game ships with), its own
@@ -117,7 +113,7 @@ def judged_balanced(j: dict, strong: ReportData, fast: ReportData) -> tuple[str,
         cf = comp["fast"]
         notes.append(f"The strong table's compensation `{comp['strong']['suggested']}` is "
                      f"the one both answers use; the fast table alone would want "
-                     f"`{cf['suggested']}` ({_after(cf)} there).")
+                     f"`{cf['suggested']}` ({_spread_after(cf)} there).")
     else:
         notes.append("Seats as played: no compensation was verified in this run (`simsym run "
                      "--verify-compensation` verifies one under both tables).")
@@ -153,9 +149,9 @@ def opening(run_dir: Path, strong_cards: pd.DataFrame, fast_cards: pd.DataFrame)
         comp_text = (f"**Compensation:** start the seats at `{cs['suggested']}` points (seat 0 "
                      f"first). Verified on {cs['games']:,} fresh deals (seed {cs['seed']}), it "
                      f"takes the strong table's spread from {_pct(cs['gap_before'])} pp to "
-                     f"{_after(cs)} and leaves the fast table's at "
-                     f"{_after(cx)} (the fast table alone would want "
-                     f"`{cf['suggested']}`: {_after(cf)} there)."
+                     f"{_spread_after(cs)} and leaves the fast table's at "
+                     f"{_spread_after(cx)} (the fast table alone would want "
+                     f"`{cf['suggested']}`: {_spread_after(cf)} there)."
                      + _first_estimate(comp.get("strong_first")))
     else:
         comp_text = ("**Compensation:** not verified in this run (`simsym run "

@@ -221,23 +221,19 @@ def _run(job_id: int, spec: JobSpec, outbox):
 def summarise(c, look, metric, delta: float) -> dict:
     """One look as plain data for the page: the headline (the tested metric's difference
     judged by the one rule), Balanced? for A and B, the test, then seats and cards."""
-    from simsym.studies.compare import (changed_first, criteria_moves, plain_changes,
-                                        plain_row, rule_words)
-    from simsym.studies.sequential import subject_row
+    from simsym.studies.compare import changed_first, criteria_moves, plain_changes, plain_row
+    from simsym.studies.sequential import subject_words
 
     d = look.decision
     seats = c.seats[c.seats["metric"] == "win_rate"]
     cards = changed_first(c)
-    r = subject_row(c, metric)
-    tested = not math.isnan(float(r["p_adjusted"]))
+    r, words = subject_words(c, metric)
     a, b = c.balance
     return {
         "games": look.games, "blocks": d.blocks, "verdict": d.verdict, "metric": metric.spec,
         "delta": delta, "mean": d.mean, "lo": d.lo, "hi": d.hi,
         "subject": dict(plain_row(r, "A", "B", "diff", "lo", "hi", "p_adjusted",
-                                  "beyond_noise"),
-                        words=rule_words(r, c.tested) if tested else
-                        "shown, not among the changes the one rule tests"),
+                                  "beyond_noise"), words=words),
         "tested": c.tested,
         "balanced": {"a": a.answer, "b": b.answer, "a_cards": a.cards_state,
                      "a_seats": a.seats_state, "b_cards": b.cards_state,

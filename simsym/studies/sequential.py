@@ -354,14 +354,22 @@ def compare_until_decided(a_sc, b_sc, metric: Metric, test: SPRT, *, seed: int,
     return c, look
 
 
+def subject_words(c, metric: Metric):
+    """The row of the tested metric (:func:`subject_row`) and its verdict in words: the one
+    rule's, or that the metric is shown but not among the changes the rule tests."""
+    from simsym.studies.compare import rule_words
+
+    r = subject_row(c, metric)
+    if math.isnan(float(r["p_adjusted"])):
+        return r, "shown, not among the changes the one rule tests"
+    return r, rule_words(r, c.tested)
+
+
 def one_rule_line(c, metric: Metric) -> str:
     """The tested metric's difference over the games played, judged by the one rule (the
     sequential test chose when to stop; the verdict is the rule's, as everywhere)."""
     from simsym.analysis.balance import fmt_pp
-    from simsym.studies.compare import rule_words
 
-    r = subject_row(c, metric)
-    judged = ("shown, not among the changes the one rule tests"
-              if math.isnan(float(r["p_adjusted"])) else rule_words(r, c.tested))
+    r, judged = subject_words(c, metric)
     return (f"- **The verdict** on `{metric.spec}`, by the one rule over the games played: "
             f"{fmt_pp(r['diff'], r['lo'], r['hi'])}, {judged}.")
