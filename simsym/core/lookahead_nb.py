@@ -59,7 +59,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from simsym.core.enums import ALL_TYPES, AT, FAM, GP, GS, POLICY, RES, SP
 from simsym.core.game_nb import (
@@ -596,6 +597,26 @@ def _label(tb, s, lk, kind, nc, seat, teacher, chosen):
     lk.lab[LAB.DEC] = d + 1
 
 
+def _searched(tb, s, lk, lr, kind, nc, seat):
+    """The search's choice (_decide), in a loop given the rollouts' workspace ``lr``; in a
+    loop given None (a table whose seats search nothing: learned and greedy seats, labelling
+    off) there is no search, and no code of it is compiled. Chosen by lr's type
+    (numba.extending.overload): the search, with the rollouts' whole game loop under it,
+    is the costliest code of the engine to compile, and a learned table never calls it."""
+
+
+@overload(_searched, inline="always")
+def _searched_by_type(tb, s, lk, lr, kind, nc, seat):
+    if isinstance(lr, types.NoneType):
+        def unsearched(tb, s, lk, lr, kind, nc, seat):
+            return np.int64(-1)  # never asked: no seat of such a table searches
+        return unsearched
+
+    def searched(tb, s, lk, lr, kind, nc, seat):
+        return _decide(tb, s, lk, lr, kind, nc, seat)
+    return searched
+
+
 @njit(**NO_RC_INLINE)
 def _choose(tb, s, lk, lr, kind, nc, seat):
     """The deciding seat's choice: the search (lookahead), or the model (learned), which is
@@ -605,7 +626,7 @@ def _choose(tb, s, lk, lr, kind, nc, seat):
     if learned:
         c = _learned(tb, s, lk, kind, nc, seat)
     if not learned or (lk.lab[LAB.ON] and nc > 1):
-        t = _decide(tb, s, lk, lr, kind, nc, seat)
+        t = _searched(tb, s, lk, lr, kind, nc, seat)
         if learned:
             _label(tb, s, lk, kind, nc, seat, t, c)
         else:

@@ -103,6 +103,21 @@ class Setup:
         return any(s.family in SEARCHED for s in self.scenario.strategies)
 
     @property
+    def searches(self) -> bool:
+        """Whether a seat searches over rollouts (docs 6.6): only such a table, or one whose
+        learned seats' decisions are searched to label them, compiles and runs the search
+        (lookahead_nb._searched)."""
+        return any(s.family == "lookahead" for s in self.scenario.strategies)
+
+    def rollout_look(self, tb, look=None):
+        """The rollouts' workspace the lookahead loop is given: new_look's, for a table that
+        searches or a workspace that labels; else None (the loop compiled without the
+        search)."""
+        if self.searches or (look is not None and look.lab[LA.LAB.ON]):
+            return new_look(self, tb)
+        return None
+
+    @property
     def greedy(self) -> int:
         """The strategy-table row of the default greedy strategy (after the scenario's)."""
         return len(self.scenario.strategies)
@@ -181,9 +196,22 @@ def new_agg(setup: Setup) -> np.ndarray:
 def run_chunk(setup: Setup, g0: int, g1: int, progress=None, look=None):
     """Play games g0..g1-1 with the numba engine: (rows, card aggregate). ``look``: the
     lookahead loop's workspace to play in (new_look), for a table that has one."""
-    compiled_once("lookahead" if setup.lookahead else "greedy",
-                  lambda: _run_chunk(setup, 0, 0))
+    ready(setup, look)
     return _run_chunk(setup, g0, g1, progress, look)
+
+
+def ready(setup: Setup, look=None) -> None:
+    """Get the kernels this table plays ready (compiled_once): the game loop, then for a
+    table with lookahead or learned seats the lookahead loop over it, with the search when a
+    seat searches or ``look`` labels. The game loop comes first, as the greedy table compiles
+    it: compiled from inside the lookahead loop's compile, numba takes about twice as long
+    over the trade code (measured: 29 s against 14 s), and a judged run needs it anyway."""
+    tb = setup.table()
+    compiled_once("greedy", lambda: _play_chunk(setup, tb, G.new_state(tb, 0), 0, 0))
+    if setup.lookahead:
+        searched = setup.searches or (look is not None and look.lab[LA.LAB.ON])
+        compiled_once("lookahead" if searched else "learned",
+                      lambda: _run_chunk(setup, 0, 0, look=look))
 
 
 def _run_chunk(setup: Setup, g0: int, g1: int, progress=None, look=None):
@@ -198,7 +226,7 @@ def _run_chunk(setup: Setup, g0: int, g1: int, progress=None, look=None):
     prog = progress if progress is not None else np.zeros(1, np.int64)
     LA.run_chunk_lookahead_nb(tb, G.new_state(tb, 0),
                               new_look(setup, tb) if look is None else look,
-                              new_look(setup, tb), g0, g1,
+                              setup.rollout_look(tb, look), g0, g1,
                               setup.scenario.seed, rows, agg, prog)
     return rows, agg
 
@@ -309,12 +337,8 @@ def logged_games(setup: Setup, g0: int, g1: int, max_events: int = 200_000):
     seed = setup.scenario.seed
     if setup.lookahead:  # its workspace, and a one-game chunk's aggregate and progress
         look, agg, progress = new_look(setup, tb), new_agg(setup), np.zeros(1, np.int64)
-        look2 = new_look(setup, tb)
-        compiled_once("lookahead", lambda: LA.run_chunk_lookahead_nb(
-            tb, s, look, look2, g0, g0, seed, np.zeros((0, setup.row_size), np.int64), agg,
-            progress))
-    else:  # the engine's, as run_chunk's (a chunk of no games)
-        compiled_once("greedy", lambda: _play_chunk(setup, tb, s, g0, g0))
+        look2 = setup.rollout_look(tb)
+    ready(setup)
     for g in range(g0, g1):  # a chunk of one game each
         if setup.lookahead:
             row = np.zeros(setup.row_size, np.int64)

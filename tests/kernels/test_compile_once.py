@@ -10,6 +10,7 @@ each signature compiled for the current source.
 from dataclasses import replace
 
 import numpy as np
+from numba.core import types
 
 from simsym.run import bench
 from simsym.core import enums as E
@@ -97,9 +98,30 @@ def test_the_lookahead_is_one_compiled_function_above_the_game_loop(base):
                                      make_strategy("greedy")])
     run_chunk(setup_for(look), 0, 1)
     list(logged_games(setup_for(look), 0, 1))
-    assert len(_signatures(LA.run_chunk_lookahead_nb)) == 1
+    searched = [sig for sig in _signatures(LA.run_chunk_lookahead_nb)
+                if not isinstance(sig[3], types.NoneType)]
+    assert len(searched) == 1, searched
     for f in (LA.play_lookahead_nb, LA._apply, LA._determinize, LA._choose, LA._learned,
               LA._symposiarch, LA._symposion, LA._komos, G.step):
         assert len(_signatures(f)) == 0, (f.__name__, _signatures(f))
     assert len(_signatures(LA._decide)) == 1
     assert len(_signatures(G.play_until)) == 1
+
+
+def test_a_learned_table_plays_the_lookahead_loop_without_the_search(base):
+    """A table whose seats search nothing (learned and greedy seats) plays the lookahead loop
+    given no rollouts' workspace, the one signature compiled without the search
+    (lookahead_nb._searched): a learned table does not compile code it never calls."""
+    from simsym.core import lookahead_nb as LA
+    from simsym.engine.compiled import logged_games
+    from simsym.model.strategies import make_strategy
+
+    learned = replace(base, strategies=[make_strategy("learned"), make_strategy("greedy")])
+    setup = setup_for(learned)
+    assert setup.lookahead and not setup.searches
+    assert setup.rollout_look(setup.table()) is None
+    run_chunk(setup, 0, 1)
+    list(logged_games(setup, 0, 1))
+    unsearched = [sig for sig in _signatures(LA.run_chunk_lookahead_nb)
+                  if isinstance(sig[3], types.NoneType)]
+    assert len(unsearched) == 1, unsearched
