@@ -255,17 +255,34 @@ def slow(scenario_path) -> bool:
                                                       for s in _tables(sc))
 
 
-def plan(lines, old_root=None, judge=None, new_root=".") -> list[dict]:
+def searches(scenario_path) -> bool:
+    """A scenario with a searching table anywhere (a `lookahead` seat in its table, judges,
+    ladder or sweep): its report and comparison take 30 to 85 minutes on two cores, where
+    the learned judge's take minutes. The workflow runs them on its schedule, by hand, or on
+    a pull request labelled `search-tables` (plan's --search-tables)."""
+    from simsym.model.scenario import load_scenario
+
+    return any(s.family == "lookahead" for s in _tables(load_scenario(scenario_path)))
+
+
+def plan(lines, old_root=None, judge=None, new_root=".", search=True,
+         deferred=None) -> list[dict]:
     """The balance workflow's jobs: a group for each slow scenario and one (``others``) for
     the rest, each with ``reports`` (the stale scenario files, for ``make report-changed
     REPORTS=...``) and ``compare`` (the scenarios whose games differ from OLD's, for
-    ``simsym compare-tree --only ...``); groups with neither are left out."""
+    ``simsym compare-tree --only ...``); groups with neither are left out. ``search`` False:
+    the scenarios with a searching table (:func:`searches`) are left out, their names added
+    to the list ``deferred``."""
     from simsym.studies.compare_tree import scenario_pairs
 
     groups: dict[str, dict] = {}
+    later: dict[str, None] = {}
 
     def group(path) -> dict:
         try:
+            if not search and searches(path):
+                later[Path(path).stem] = None
+                return {"reports": [], "compare": []}
             name = Path(path).stem if slow(path) else "others"
         except Exception:  # a scenario that does not load: its job will say why
             name = "others"
@@ -284,6 +301,8 @@ def plan(lines, old_root=None, judge=None, new_root=".") -> list[dict]:
         for p in scenario_pairs(Path(old_root), Path(new_root), judge=judge):
             if not p.note:
                 group(p.new)["compare"].append(p.name)
+    if deferred is not None:
+        deferred.extend(later)
     order = sorted(groups, key=lambda g: (g == "others", g))
     return [{"group": g, "reports": " ".join(groups[g]["reports"]),
              "compare": " ".join(groups[g]["compare"])} for g in order]
@@ -320,9 +339,11 @@ USAGE = """usage: python -m simsym.cli.report_inputs COMMAND
 
   check SIMSYM-ARGS...   exit 0 when the report of `simsym SIMSYM-ARGS` is current, else 1
   run SIMSYM             read report command lines on stdin; run `SIMSYM LINE` for the stale
-  plan [--old DIR] [--judge fast|strong]
-                         read report command lines on stdin; print the workflow's groups and
-                         the game code's hash (GitHub step outputs: groups=..., code=...)
+  plan [--old DIR] [--judge fast|strong] [--search-tables]
+                         read report command lines on stdin; print the workflow's groups, the
+                         scenarios with a searching table left for later (without
+                         --search-tables) and the game code's hash (GitHub step outputs:
+                         groups=..., deferred=..., code=...)
 """
 
 
@@ -346,11 +367,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m simsym.cli.report_inputs plan")
     ap.add_argument("--old", default=None, help="the base branch's checkout (a pull request)")
     ap.add_argument("--judge", choices=("fast", "strong"), default=None)
+    ap.add_argument("--search-tables", action="store_true",
+                    help="plan the scenarios with a searching table too")
     args = ap.parse_args(rest)
     from simsym.run import cache
 
-    groups = plan(sys.stdin, old_root=args.old or None, judge=args.judge)
+    later: list[str] = []
+    groups = plan(sys.stdin, old_root=args.old or None, judge=args.judge,
+                  search=args.search_tables, deferred=later)
     print("groups=" + json.dumps(groups))
+    print("deferred=" + " ".join(later))
     print("code=" + cache.code_hash())
     return 0
 

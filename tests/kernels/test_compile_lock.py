@@ -74,15 +74,34 @@ def test_a_failed_warm_up_releases_the_lock_and_is_tried_again(fresh):
 
 def test_run_chunk_warms_with_no_games_then_plays(base, fresh, monkeypatch):
     warmed = []
-    real = engine._run_chunk
-    monkeypatch.setattr(engine, "_run_chunk",
-                        lambda s, g0, g1, p=None, look=None: (warmed.append((g0, g1)),
-                                                              real(s, g0, g1, p, look))[1])
+    real = engine._play_chunk
+    monkeypatch.setattr(engine, "_play_chunk",
+                        lambda s, tb, st, g0, g1: (warmed.append((g0, g1)),
+                                                   real(s, tb, st, g0, g1))[1])
     setup = setup_for(base)
     rows, _ = run_chunk(setup, 3, 5)
     rows2, _ = run_chunk(setup, 3, 5)
     assert warmed == [(0, 0), (3, 5), (3, 5)]  # the warm-up plays nothing, and only once
     assert rows.shape[0] == 2 and (rows == rows2).all()
+
+
+def test_a_learned_table_warms_the_game_loop_first(base_judged, fresh, monkeypatch):
+    """A learned table's kernels call the game loop's: it is compiled first, as the greedy
+    table compiles it (docs/performance.md, "What each table compiles"), then the lookahead
+    loop over it, each with no games and once."""
+    order = []
+    play, run = engine._play_chunk, engine._run_chunk
+    monkeypatch.setattr(engine, "_play_chunk",
+                        lambda s, tb, st, g0, g1: (order.append(("game loop", g0, g1)),
+                                                   play(s, tb, st, g0, g1))[1])
+    monkeypatch.setattr(engine, "_run_chunk",
+                        lambda s, g0, g1, p=None, look=None: (order.append(("loop", g0, g1)),
+                                                              run(s, g0, g1, p, look))[1])
+    setup = setup_for(base_judged.judge("strong"))
+    rows, _ = run_chunk(setup, 3, 4)
+    run_chunk(setup, 3, 4)
+    assert order == [("game loop", 0, 0), ("loop", 0, 0), ("loop", 3, 4), ("loop", 3, 4)]
+    assert rows.shape[0] == 1
 
 
 def test_one_lock_per_cache_and_compile_settings(tmp_path):

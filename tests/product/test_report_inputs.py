@@ -191,6 +191,16 @@ def test_plan_puts_each_slow_scenario_in_a_job_of_its_own(work):
         {"group": "ladder", "reports": "", "compare": "ladder"},
         {"group": "look", "reports": "", "compare": "look"},
         {"group": "others", "reports": "scenarios/nerf.yaml", "compare": "base nerf"}]
+    # without the search tables (the workflow's default): the lookahead table waits for the
+    # schedule or a label, the ladder without one stays
+    assert ri.searches("scenarios/look.yaml") and not ri.searches("scenarios/ladder.yaml")
+    later = []
+    groups = ri.plan(["run scenarios/look.yaml -q --force", "run scenarios/nerf.yaml -q"],
+                     old_root=old, search=False, deferred=later)
+    assert groups == [
+        {"group": "ladder", "reports": "", "compare": "ladder"},
+        {"group": "others", "reports": "scenarios/nerf.yaml", "compare": "base nerf"}]
+    assert later == ["look"]
 
 
 def test_the_module_s_command_line(work, tmp_path, capsys):
