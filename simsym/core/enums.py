@@ -236,6 +236,19 @@ GS = layout(
     # LA_F0; LA_Q counts the queries of the current run).
     "LA_PEND", "LA_QI", "LA_QH", "LA_QW", "LA_QX", "LA_QX2", "LA_QG", "LA_Q", "LA_NF",
     ("LA_F0", LA_MAX_QUERIES),
+    # The game-quality measures (docs/game-engine.md section 8), kept up to date at the end of
+    # every turn (game_nb._quality_turn_end) and turned into the row's ROW.RUN1 .. ROW.WINNER
+    # by game_nb.record once the winner is known. Turns count from 1 (the end of turn t is
+    # sc[GS.TURN] == t); seats are -1 for "none".
+    "Q_LAST",  # the last leader seen (a seat with the strictly highest score), -1 none yet
+    "Q_LEAD",  # the leader at the end of the latest turn, -1 none (a tie at the top)
+    "Q_SINCE",  # the turn at whose end Q_LEAD's unbroken lead began
+    "Q_CHANGES",  # lead changes so far
+    "Q_RUN1",  # the first turn at whose end run 1 had ended (-1: not yet)
+    "Q_RUN2",  # ... run 2
+    ("Q_DEF1", MAX_PLAYERS),  # per seat: best other seat's score minus its own at Q_RUN1
+    ("Q_DEF2", MAX_PLAYERS),  # ... at Q_RUN2
+    ("Q_DRAMA", MAX_PLAYERS),  # per seat: its largest such deficit at any end of turn (>= 0)
 )
 # Phase boundaries: the state is "at" the start of one of these (docs/game-engine.md,
 # "Rollouts"). A turn goes AT_TURN (end checks, TURN event), AT_AMPHORAE, AT_DISCARDS
@@ -256,7 +269,26 @@ CS = layout("CS", "OPENING", "DRAWN", "RECEIVED", "HELD", "PLAYED", "POINTS", "E
 
 # --- the per-game row: these, then P seat scores, P seat strategies, P symposia, 3P points by
 # type (seat-major) ----------------------------------------------------------------------------
-ROW = layout("ROW", "DEAL", "TURNS", "STALLED", "TRADES", ("FIXED", 0))
+# The game-quality fields (RUN1 .. WINNER) are defined in docs/game-engine.md section 8 and,
+# in plain Python, by simsym.reference.quality.measures. Turns count from 1.
+ROW = layout(
+    "ROW", "DEAL", "TURNS", "STALLED", "TRADES",
+    "RUN1",  # the turn in which run 1 through the deck ended (-1: the game ended first)
+    "RUN2",  # ... run 2
+    "CHANGES",  # lead changes
+    "DECIDED",  # the first turn from whose end on the winner leads at every end of turn
+    "DEF1",  # the winner's deficit at the end of turn RUN1 (0 when RUN1 is -1)
+    "DEF2",  # ... RUN2
+    "DRAMA",  # the winner's largest deficit at any end of turn, at least 0
+    "MARGIN",  # the winner's final score minus the best other seat's (0 when shared)
+    "WINNERS",  # seats with the top score (1: a sole winner)
+    "WIN_BY",  # how the win was decided: a WIN_BY code
+    "WINNER",  # the winner's seat (a shared win: the lowest of the tied seats)
+    ("FIXED", 0),
+)
+# How a game's win was decided (ROW.WIN_BY): on points (one seat has the top score), or shared
+# (ruling 22: seats tied at the top share the win; the rules have no tie-break step).
+WIN_BY = codes("WIN_BY", "POINTS", "SHARED")
 
 # --- the per strategy and kind aggregate of a chunk (``agg``), summed over player-games ------
 AGG = layout(

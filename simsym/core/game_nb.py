@@ -44,7 +44,8 @@ from numba import njit
 
 from simsym.core.enums import (
     AGG, ALL_TYPES, AT, BT, BTP, BTP_CAP, BTP_MAXN, BTR, BTS, BT_MAY_AE, BT_NEG, BT_WMAX, CF, CK,
-    CS, DISCARD, EV, EV_SIZE, FAM, GP, GS, MEMO, OPT, RES, ROW, RULE, SEATING, SP, SRC, WIN_UNITS,
+    CS, DISCARD, EV, EV_SIZE, FAM, GP, GS, MEMO, OPT, RES, ROW, RULE, SEATING, SP, SRC, WIN_BY,
+    WIN_UNITS,
 )
 from simsym.core.allequal_nb import (
     AEP_SIZE, UNCOVERED, ae_may_beat_with, ae_prep, ae_workspace_size, all_equal_above_ws,
@@ -1122,6 +1123,10 @@ def setup(tb, s, g, seed):
     sc[:] = 0
     sc[GS.MAXEV] = maxev
     sc[GS.DEAL] = d
+    sc[GS.Q_LAST] = -1
+    sc[GS.Q_LEAD] = -1
+    sc[GS.Q_RUN1] = -1
+    sc[GS.Q_RUN2] = -1
     s.rng[0] = stream_state_nb(seed, d)
     s.dcount[:] = 0
     s.hn[:] = 0
@@ -1953,6 +1958,58 @@ def komos_discard(tb, s, a, cards, nd):
     _to_discard(s, a, cards, nd, DISCARD.KOMOS)
     s.sc[GS.TURN] += 1
     s.sc[GS.AT] = AT.TURN
+    _quality_turn_end(s.sc, s.score, tb.gp[GP.PLAYERS])
+
+
+@njit(**NO_RC_INLINE)
+def _quality_turn_end(sc, score, P):
+    """docs 8, the game-quality measures: the end of turn sc[GS.TURN] (counted from 1). The
+    leader is the one seat with the strictly highest score (none on a tie at the top); each
+    seat's deficit is the best other seat's score minus its own. Every game loop ends its
+    turns in komos_discard, which calls this (the plain loop, the lookahead's and rollouts)."""
+    t = sc[GS.TURN]
+    best = score[0]
+    lead = 0
+    nbest = 1
+    for i in range(1, P):
+        v = score[i]
+        if v > best:
+            best = v
+            lead = i
+            nbest = 1
+        elif v == best:
+            nbest += 1
+    second = best  # the best score of the others when the leader is alone at the top
+    if nbest == 1:
+        second = -(1 << 62)
+        for i in range(P):
+            if i != lead and score[i] > second:
+                second = score[i]
+    else:
+        lead = -1
+    if lead >= 0:
+        last = sc[GS.Q_LAST]
+        if last >= 0 and last != lead:
+            sc[GS.Q_CHANGES] += 1
+        sc[GS.Q_LAST] = lead
+        if sc[GS.Q_LEAD] != lead:
+            sc[GS.Q_SINCE] = t
+    sc[GS.Q_LEAD] = lead
+    runs = sc[GS.RUNS]
+    run1 = runs >= 1 and sc[GS.Q_RUN1] < 0
+    run2 = runs >= 2 and sc[GS.Q_RUN2] < 0
+    if run1:
+        sc[GS.Q_RUN1] = t
+    if run2:
+        sc[GS.Q_RUN2] = t
+    for i in range(P):
+        deficit = (second if i == lead else best) - score[i]
+        if deficit > sc[GS.Q_DRAMA + i]:
+            sc[GS.Q_DRAMA + i] = deficit
+        if run1:
+            sc[GS.Q_DEF1 + i] = deficit
+        if run2:
+            sc[GS.Q_DEF2 + i] = deficit
 
 
 # --- spec 8: what a game reports -------------------------------------------------------------
@@ -1970,12 +2027,47 @@ def record(tb, s, row):
     row[ROW.TURNS] = s.sc[GS.TURN]
     row[ROW.STALLED] = s.sc[GS.STALLED]
     row[ROW.TRADES] = s.sc[GS.TRADES]
+    _record_quality(s.sc, s.score, P, row)
     for i in range(P):
         row[ROW.FIXED + i] = s.score[i]
         row[ROW.FIXED + P + i] = s.seat_strat[i]
         row[ROW.FIXED + 2 * P + i] = s.symposia[i]
         for t in range(3):
             row[ROW.FIXED + 3 * P + 3 * i + t] = s.by_type[i, t]
+
+
+@njit(**NO_RC)
+def _record_quality(sc, score, P, row):
+    """docs 8: the game-quality fields of the row, from the final scores and what
+    _quality_turn_end kept. The winner is the seat with the top score, the lowest of them when
+    several share it (then the game is decided only at its last turn and the margin is 0)."""
+    turns = sc[GS.TURN]
+    best = score[0]
+    w = 0
+    for i in range(1, P):
+        if score[i] > best:
+            best = score[i]
+            w = i
+    k = 0
+    second = -(1 << 62)
+    for i in range(P):
+        if score[i] == best:
+            k += 1
+        if i != w and score[i] > second:
+            second = score[i]
+    row[ROW.RUN1] = sc[GS.Q_RUN1]
+    row[ROW.RUN2] = sc[GS.Q_RUN2]
+    row[ROW.CHANGES] = sc[GS.Q_CHANGES]
+    # A sole winner leads at the end of the last turn (the final scores are that turn's), so
+    # its lead is decided where its last unbroken run of leads began.
+    row[ROW.DECIDED] = sc[GS.Q_SINCE] if k == 1 and turns > 0 else turns
+    row[ROW.DEF1] = sc[GS.Q_DEF1 + w] if sc[GS.Q_RUN1] >= 0 else 0
+    row[ROW.DEF2] = sc[GS.Q_DEF2 + w] if sc[GS.Q_RUN2] >= 0 else 0
+    row[ROW.DRAMA] = sc[GS.Q_DRAMA + w]
+    row[ROW.MARGIN] = best - second if k == 1 else 0
+    row[ROW.WINNERS] = k
+    row[ROW.WIN_BY] = WIN_BY.POINTS if k == 1 else WIN_BY.SHARED
+    row[ROW.WINNER] = w
 
 
 @njit(**NO_RC)

@@ -26,6 +26,7 @@ from simsym.errors import SimsymError
 from simsym.learned.features import kind_features
 from simsym.model.custom import PlayerView, load_class
 from simsym.reference import lookahead
+from simsym.reference.quality import Quality, measures, run_end_turns
 from simsym.reference.hands import (
     ALL_TYPES,
     NONE,
@@ -111,6 +112,7 @@ class GameRecord:
     final_hands: list[list[int]] = field(default_factory=list)  # sorted, per seat
     final_pile: list[int] = field(default_factory=list)  # bottom first, top last
     final_discard: list[int] = field(default_factory=list)  # in pile order
+    quality: Quality | None = None  # the game-quality measures (spec §8, reference.quality)
 
 
 # =============================================================================================
@@ -154,6 +156,9 @@ class Game:
         self.score = [comp[i] if comp else 0 for i in range(self.P)]
         self.events: list[Event] = []
         self.stalled = False
+        # spec §8, game quality: every seat's score and the runs ended at the end of each turn
+        self.turn_scores: list[list[int]] = []
+        self.turn_runs: list[int] = []
         # report counters
         self.symposia = [0] * self.P
         self.points_by_type = [[0, 0, 0] for _ in range(self.P)]
@@ -275,6 +280,8 @@ class Game:
             self.symposion_phase(a)
             self.komos_phase(a)
             self.turn += 1
+            self.turn_scores.append(list(self.score))
+            self.turn_runs.append(self.runs_ended)
 
     # --- phase 1: Amphorae (ruling 7) --------------------------------------------------------
 
@@ -634,7 +641,9 @@ class Game:
             points_by_type=[list(p) for p in self.points_by_type], trades=self.trades,
             card_stats=self.stats, win_shares=shares, seat_trades=list(self.seat_trades),
             runs_ended=self.runs_ended, final_hands=[sorted(h) for h in self.hands],
-            final_pile=list(self.pile), final_discard=list(self.discard))
+            final_pile=list(self.pile), final_discard=list(self.discard),
+            quality=measures(self.turn_scores, run_end_turns(self.turn_runs),
+                             final=self.score))
 
 
 class CustomStrategyError(SimsymError):

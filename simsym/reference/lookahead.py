@@ -229,6 +229,8 @@ def rollout_world(game, s, stream, offer):
     sim.rng = stream
     sim.discard = list(game.discard)
     sim.score = list(game.score)
+    sim.turn_scores = [list(x) for x in game.turn_scores]
+    sim.turn_runs = list(game.turn_runs)
     sim.events = []
     sim.symposia = [0] * game.P
     sim.points_by_type = [[0, 0, 0] for _ in range(game.P)]

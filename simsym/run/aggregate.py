@@ -12,6 +12,12 @@ from simsym.core import enums as E
 
 SCORE_BINS = 400  # scores above are counted in the last bin
 LENGTH_BINS = 400
+# Game quality (docs/game-engine.md section 8): lead changes and margins 0 .. 9 and 10 or more
+# in the last bin; the decided turn as a fraction of the game's turns, in whole tenths (0 ..
+# 10: 10 is a game decided only at its last turn, or its only one).
+CHANGE_BINS = 11
+MARGIN_BINS = 11
+TENTHS_BINS = 11
 
 
 def win_units(scores: np.ndarray) -> np.ndarray:
@@ -55,7 +61,49 @@ def reduce_rows(rows: np.ndarray, players: int, n_strategies: int) -> dict:
         out[key] = _int_bincount(strat.ravel(), values.ravel(), S)
     out["strat_points_by_type"] = np.stack(
         [_int_bincount(strat.ravel(), by_type[:, :, t].ravel(), S) for t in range(3)], axis=1)
+    out.update(quality_totals(rows))
     return out
+
+
+def _sums(x: np.ndarray) -> np.ndarray:
+    return np.array([x.sum(), (x * x).sum()], np.int64)
+
+
+def _hist(x: np.ndarray, bins: int) -> np.ndarray:
+    return np.bincount(np.clip(x, 0, bins - 1), minlength=bins).astype(np.int64)
+
+
+def quality_totals(rows: np.ndarray) -> dict:
+    """The game-quality fields of a chunk's rows as integer totals (``q_*``): sums, sums of
+    squares and histograms, so that chunks merge by addition to the same totals whatever the
+    chunking (simsym.run.summary's "quality" block; docs/game-engine.md section 8)."""
+    turns = rows[:, E.ROW.TURNS]
+    changes = rows[:, E.ROW.CHANGES]
+    decided = rows[:, E.ROW.DECIDED]
+    length = np.maximum(turns, 1)
+    drama = rows[:, E.ROW.DRAMA]
+    margin = rows[:, E.ROW.MARGIN]
+    run_end = np.zeros((2, 5), np.int64)  # per run: games it ended in, the winner behind,
+    for r, (turn, deficit) in enumerate(((E.ROW.RUN1, E.ROW.DEF1),  # deficit's sum and sum of
+                                         (E.ROW.RUN2, E.ROW.DEF2))):  # squares, turns' sum
+        ended = rows[:, turn] >= 0
+        d = rows[ended, deficit]
+        run_end[r] = (ended.sum(), (d > 0).sum(), d.sum(), (d * d).sum(),
+                      rows[ended, turn].sum())
+    return {
+        "q_turns": _sums(turns),
+        "q_changes": _sums(changes),
+        "q_changes_hist": _hist(changes, CHANGE_BINS),
+        "q_decided_permille": _sums(decided * 1000 // length),
+        "q_decided_tenths_hist": _hist(decided * 10 // length, TENTHS_BINS),
+        "q_run_end": run_end,
+        "q_drama": np.array([drama.sum(), (drama * drama).sum(), (drama > 0).sum()], np.int64),
+        "q_margin": _sums(margin),
+        "q_margin_hist": _hist(margin, MARGIN_BINS),
+        "q_winners_hist": np.bincount(rows[:, E.ROW.WINNERS],
+                                      minlength=E.MAX_PLAYERS + 1).astype(np.int64),
+        "q_win_by": np.bincount(rows[:, E.ROW.WIN_BY], minlength=len(E.WIN_BY)).astype(np.int64),
+    }
 
 
 def _int_bincount(idx, values, n):

@@ -82,6 +82,37 @@ def build_summary(scenario, totals: dict, games: int, seed: int) -> dict:
         "rules": scenario.rules.as_dict(),
         # the balance criteria, where the scenario sets them (the reports' defaults otherwise)
         **({"balance": scenario.balance} if getattr(scenario, "balance", None) else {}),
+        **({"quality": quality_block(totals)} if "q_changes" in totals else {}),
+    }
+
+
+def _ints(a) -> list:
+    return [int(x) for x in np.asarray(a).ravel()]
+
+
+def quality_block(totals: dict) -> dict:
+    """summary.json's "quality": the run's game-quality totals (docs/game-engine.md
+    section 8), integers only, so the file is the same whatever the chunking or engine.
+    simsym.analysis.quality.quality_frame turns it into estimates with intervals."""
+    def sums(key):
+        total, sq = _ints(totals[key])
+        return {"sum": total, "sum_sq": sq}
+
+    drama = _ints(totals["q_drama"])
+    win_by = _ints(totals["q_win_by"])
+    return {
+        "games": int(totals["games"][0]),
+        "turns": sums("q_turns"),
+        "lead_changes": {**sums("q_changes"), "hist": _ints(totals["q_changes_hist"])},
+        "decided_permille": sums("q_decided_permille"),
+        "decided_tenths_hist": _ints(totals["q_decided_tenths_hist"]),
+        "run_end": [{"run": r + 1, "games": row[0], "winner_behind": row[1],
+                     "deficit_sum": row[2], "deficit_sum_sq": row[3], "turn_sum": row[4]}
+                    for r, row in enumerate(np.asarray(totals["q_run_end"]).tolist())],
+        "drama": {"sum": drama[0], "sum_sq": drama[1], "positive": drama[2]},
+        "margin": {**sums("q_margin"), "hist": _ints(totals["q_margin_hist"])},
+        "winners_hist": _ints(totals["q_winners_hist"]),
+        "win_by": {name.lower(): win_by[code] for name, code in E.WIN_BY._asdict().items()},
     }
 
 

@@ -122,6 +122,15 @@ def chunk_from_bytes(data: bytes, index: int) -> ChunkResult:
         return ChunkResult(index, int(z["_g0"]), int(z["_g1"]), totals, z["_agg"])
 
 
+# The game-quality fields of a row (docs/game-engine.md section 8) as saved games' columns.
+QUALITY_COLUMNS = {
+    "run1_turn": E.ROW.RUN1, "run2_turn": E.ROW.RUN2, "lead_changes": E.ROW.CHANGES,
+    "decided_turn": E.ROW.DECIDED, "winner_deficit_run1": E.ROW.DEF1,
+    "winner_deficit_run2": E.ROW.DEF2, "drama": E.ROW.DRAMA, "margin": E.ROW.MARGIN,
+    "winners": E.ROW.WINNERS, "win_by": E.ROW.WIN_BY, "winner": E.ROW.WINNER,
+}
+
+
 def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
     P = scenario.players
     F = E.ROW.FIXED
@@ -129,6 +138,8 @@ def game_frame(scenario, rows: np.ndarray, g0: int) -> pd.DataFrame:
     data = {"game": np.arange(g0, g0 + len(rows)), "deal": rows[:, E.ROW.DEAL],
             "turns": rows[:, E.ROW.TURNS], "stalled": rows[:, E.ROW.STALLED].astype(bool),
             "trades": rows[:, E.ROW.TRADES]}
+    for name, col in QUALITY_COLUMNS.items():
+        data[name] = rows[:, col]
     for i in range(P):
         data[f"score_{i}"] = rows[:, F + i]
     for i in range(P):

@@ -10,9 +10,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from simsym.core import enums as E
 from simsym.engine.compiled import play_logged, setup_for
 from simsym.reference.game import play_game
 from simsym.run.executor import run_games
+from simsym.run.reference import record_row
 from simsym.run.summary import build_summary
 from simsym.engine.search import Searcher
 from test_game_engine import VARIANTS
@@ -39,7 +41,16 @@ def agree(name, games):
         assert ref.shape == events.shape and (ref == events).all(), f"{name} game {g}"
         assert (rec.card_stats == cs).all(), f"{name} game {g} card stats"
         P = sc.players
-        assert list(row[4:4 + P]) == rec.scores
+        assert list(row[E.ROW.FIXED:E.ROW.FIXED + P]) == rec.scores
+        # the whole row, the game-quality fields (docs/game-engine.md section 8) included
+        want = record_row(rec, P)
+        assert (row == want).all(), (name, g, quality_diff(row, want))
+
+
+def quality_diff(row, want):
+    """The fields of the fixed part of two rows that differ, by name."""
+    return {f: (int(row[getattr(E.ROW, f)]), int(want[getattr(E.ROW, f)]))
+            for f in E.ROW._fields[:-2] if row[getattr(E.ROW, f)] != want[getattr(E.ROW, f)]}
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

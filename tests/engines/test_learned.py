@@ -153,6 +153,7 @@ def _scenarios(model):
 @pytest.mark.parametrize("variant", ["mixed", "shipped", "three", "search"])
 def test_games_agree_event_for_event(monkeypatch, random_model, variant):
     from simsym.engine.compiled import logged_games, setup_for
+    from simsym.run.reference import record_row
 
     sc, games = _scenarios(random_model)[variant]
     kinds = Counter()
@@ -163,9 +164,11 @@ def test_games_agree_event_for_event(monkeypatch, random_model, variant):
         return real(game, s, kind, cands, offer)
 
     monkeypatch.setattr(L, "learned_choice", counting)
-    for g, (events, _, _) in enumerate(logged_games(setup_for(sc), 0, games)):
+    for g, (events, row, _) in enumerate(logged_games(setup_for(sc), 0, games)):
         ref = Game(sc, g, fast(sc)).play()
         assert [tuple(e) for e in events.tolist()] == [tuple(e) for e in ref.events], g
+        # the per-game row too, the game-quality fields included (docs section 8)
+        assert row.tolist() == record_row(ref, sc.players).tolist(), g
     assert kinds[L.SYMPOSIARCH] and kinds[L.SYMPOSION] and kinds[L.KOMOS]
     if variant == "mixed":
         assert kinds[L.TRADE] > 0

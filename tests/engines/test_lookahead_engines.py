@@ -113,6 +113,7 @@ def _variants():
 @pytest.mark.parametrize("variant", ["plain", "mixed", "three"])
 def test_games_agree_event_for_event(monkeypatch, variant):
     from simsym.engine.compiled import play_logged, setup_for
+    from simsym.run.reference import record_row
 
     sc, games = _variants()[variant]
     kinds = Counter()
@@ -126,9 +127,11 @@ def test_games_agree_event_for_event(monkeypatch, variant):
     monkeypatch.setattr(L, "decide", counting)
     setup = setup_for(sc)
     for g in range(games):
-        events, _, _ = play_logged(setup, g)
+        events, row, _ = play_logged(setup, g)
         ref = Game(sc, g, fast(sc)).play()
         assert [tuple(e) for e in events.tolist()] == [tuple(e) for e in ref.events], g
+        # the per-game row too, the game-quality fields included (docs section 8)
+        assert row.tolist() == record_row(ref, sc.players).tolist(), g
     # Every kind of decision was searched (and so compared) somewhere in these games.
     assert kinds[L.SYMPOSIARCH] and kinds[L.SYMPOSION] and kinds[L.KOMOS]
     if variant == "mixed":

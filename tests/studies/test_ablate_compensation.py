@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from simsym.cli.main import main
+from simsym.core import enums as E
 from simsym.engine.compiled import run_chunk, setup_for
 from simsym.model.scenario import BASE_SCENARIO, load_scenario
 
@@ -48,8 +49,11 @@ def test_compensation_only_shifts_scores():
     comp = replace(sc, rules=replace(sc.rules, seat_compensation=(0, 2, 6, 8)))
     a, _ = run_chunk(setup_for(sc), 0, 30)
     b, _ = run_chunk(setup_for(comp), 0, 30)
-    assert (b[:, 4:8] - a[:, 4:8] == [0, 2, 6, 8]).all()
-    assert (b[:, 8:] == a[:, 8:]).all() and (b[:, :4] == a[:, :4]).all()
+    F = E.ROW.FIXED  # (the fixed part's game-quality fields follow the scores: not compared)
+    assert (b[:, F:F + 4] - a[:, F:F + 4] == [0, 2, 6, 8]).all()
+    assert (b[:, F + 4:] == a[:, F + 4:]).all()
+    assert (b[:, :E.ROW.RUN1] == a[:, :E.ROW.RUN1]).all()  # deal, turns, stalled, trades
+    assert (b[:, [E.ROW.RUN1, E.ROW.RUN2]] == a[:, [E.ROW.RUN1, E.ROW.RUN2]]).all()
 
 
 def test_run_verifies_the_suggested_compensation(tmp_path):

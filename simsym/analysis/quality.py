@@ -1,0 +1,68 @@
+"""summary.json's "quality" block as a tidy table: one row a measure, with its 95% interval.
+
+The block holds integer totals (simsym.run.summary.quality_block; the measures are defined
+in docs/game-engine.md section 8). A mean gets the normal approximation, mean +- z s / sqrt(n)
+with s the sample standard deviation (from the sum and the sum of squares); a proportion gets
+the Wilson score interval. Fewer than two games (one, for a proportion) give no interval.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+COLUMNS = ["measure", "estimate", "low", "high", "unit"]
+NAN = float("nan")
+
+
+def mean_interval(total: float, sum_sq: float, n: int) -> tuple[float, float, float]:
+    """(mean, low, high) of n values with this sum and sum of squares."""
+    if n == 0:
+        return NAN, NAN, NAN
+    mean = total / n
+    if n < 2:
+        return mean, NAN, NAN
+    var = max(sum_sq - total * total / n, 0.0) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def wilson_interval(k: int, n: int) -> tuple[float, float, float]:
+    """(k / n, low, high): the Wilson score interval of a proportion."""
+    if n == 0:
+        return NAN, NAN, NAN
+    p = k / n
+    z2 = Z95 * Z95
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return p, centre - half, centre + half
+
+
+def quality_frame(block: dict) -> pd.DataFrame:
+    """One row a measure (columns measure, estimate, low, high, unit) of a run's "quality"
+    block."""
+    n = block["games"]
+    rows = []
+
+    def mean(name, sums, unit, scale=1.0):
+        m, lo, hi = mean_interval(sums["sum"], sums["sum_sq"], n)
+        rows.append((name, m / scale, lo / scale, hi / scale, unit))
+
+    def share(name, k, of, unit="share of games"):
+        rows.append((name, *wilson_interval(k, of), unit))
+
+    mean("turns", block["turns"], "turns")
+    mean("lead changes", block["lead_changes"], "changes")
+    mean("decided turn / turns", block["decided_permille"], "fraction of the game", 1000.0)
+    share("decided in the first half", sum(block["decided_tenths_hist"][:5]), n)
+    for run in block["run_end"]:
+        share(f"winner behind at the end of run {run['run']}", run["winner_behind"],
+              run["games"], "share of games reaching it")
+    share("winner behind at some end of turn", block["drama"]["positive"], n)
+    mean("winner's largest deficit (drama)", block["drama"], "points")
+    mean("winning margin", block["margin"], "points")
+    share("shared win", block["win_by"]["shared"], n)
+    return pd.DataFrame(rows, columns=COLUMNS)
