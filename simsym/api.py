@@ -202,9 +202,38 @@ class Results:
 
         return build_report(self.run_dir)
 
+    @property
+    def quality(self) -> pd.DataFrame:
+        """How the game plays (docs/game-engine.md section 8): one row a measure and table,
+        columns judge ("strong" and "fast" for a judged run's directory, else "table"),
+        measure, estimate, low, high (the 95% interval) and unit. Shares in ``units``: in
+        % with "pp" (the unit "% of games"), else fractions ("share of games"). Per game:
+        ``games()`` of a run made with ``save_games=True`` holds each game's measures
+        (run1_turn ... winner)."""
+        import json
+
+        from simsym.analysis.quality import SHARES, quality_tables
+        from simsym.run.judged import FAST_DIR, JUDGES_JSON
+
+        blocks = {}
+        if "quality" in self.summary:
+            judged = (self.run_dir / JUDGES_JSON).exists()
+            blocks["strong" if judged else "table"] = self.summary["quality"]
+            fast = self.run_dir / FAST_DIR / "summary.json"
+            if judged and fast.exists():
+                doc = json.loads(fast.read_text(encoding="utf-8"))
+                if "quality" in doc:
+                    blocks["fast"] = doc["quality"]
+        df = quality_tables(blocks)
+        if self.units == "pp":
+            share = df["unit"].isin(SHARES)
+            df.loc[share, ["estimate", "low", "high"]] *= 100
+            df.loc[share, "unit"] = df.loc[share, "unit"].str.replace("share of", "% of")
+        return df
+
     def games(self, long: bool = False) -> pd.DataFrame:
         """The games of a run made with ``save_games=True``: one row a game, or (``long``)
-        one row a game and seat."""
+        one row a game and seat; a game's row holds its game-quality measures too."""
         name = "games_long" if long else "games"
         if not (self.run_dir / name).is_dir():
             raise SimsymError(f"{self.run_dir}: no {name}/; run with save_games=True")

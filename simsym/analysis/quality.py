@@ -66,3 +66,47 @@ def quality_frame(block: dict) -> pd.DataFrame:
     mean("winning margin", block["margin"], "points")
     share("shared win", block["win_by"]["shared"], n)
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+SHARES = {"share of games", "share of games reaching it"}
+
+
+def quality_tables(tables: dict) -> pd.DataFrame:
+    """The measures of several tables, one tidy table: ``tables`` maps a table's label (a
+    judge: "strong", "fast") to its summary's "quality" block; columns judge, then
+    quality_frame's."""
+    frames = [quality_frame(block).assign(judge=label) for label, block in tables.items()]
+    if not frames:
+        return pd.DataFrame(columns=["judge", *COLUMNS])
+    return pd.concat(frames, ignore_index=True)[["judge", *COLUMNS]]
+
+
+def fmt_measure(estimate: float, low: float, high: float, unit: str) -> str:
+    """A measure as the report prints it: a share in % ("38.2% (37.9 to 38.5)"), a mean with
+    its interval ("21.3 (21.2 to 21.4)")."""
+    if math.isnan(estimate):
+        return "-"
+    if unit in SHARES:
+        text, lo, hi = f"{100 * estimate:.1f}%", 100 * low, 100 * high
+        digits = 1
+    else:
+        digits = 3 if unit == "fraction of the game" else 2
+        text, lo, hi = f"{estimate:.{digits}f}", low, high
+    if math.isnan(low):
+        return text
+    return f"{text} ({lo:.{digits}f} to {hi:.{digits}f})"
+
+
+def decided_by(block: dict) -> list[float]:
+    """The share of games decided within each tenth of the game: element i (0 to 9), the
+    games whose decided turn is under (i + 1) / 10 of their length, the last element every
+    game (docs/game-engine.md section 8)."""
+    hist = block["decided_tenths_hist"]
+    n = max(sum(hist), 1)
+    out, acc = [], 0
+    for k in hist[:10]:
+        acc += k
+        out.append(acc / n)
+    if len(hist) > 10:  # a last bin for the whole game (fraction 1.0) counts as the tenth tenth
+        out[-1] = (acc + sum(hist[10:])) / n
+    return out

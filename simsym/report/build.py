@@ -71,8 +71,29 @@ def build_report(run_dir: Path) -> Path:
     path = run_dir / REPORT
     opening, balanced, answers = _judged_opening(run_dir, d) or (None, None, [d.balance])
     atomic_write_text(run_dir / BALANCE_JSON, balance_json(answers))
-    atomic_write_text(path, render(d, images, opening, balanced))
+    quality = _quality(run_dir, d, judged=opening is not None)
+    atomic_write_text(path, render(d, images, opening, balanced, quality))
     return path  # report.md last: its presence means the report is whole
+
+
+def _quality(run_dir: Path, d: ReportData, judged: bool) -> str | None:
+    """"How the game plays" under this table, and under the fast one beside it in a judged
+    run, with its plot (quality.png); None for a run without the measures."""
+    from simsym.report.data import table_label
+    from simsym.report.markdown import quality_section
+    from simsym.run.judged import FAST_DIR
+
+    s = d.summary
+    if "quality" not in s:
+        return None
+    blocks = {f"{'strong table' if judged else 'table'} ({table_label(s)})": s["quality"]}
+    if judged:
+        fast = gather(run_dir / FAST_DIR).summary
+        if "quality" in fast:
+            blocks[f"fast table ({table_label(fast)})"] = fast["quality"]
+    image = plots.quality_plot(blocks, f"{s['scenario']}: how the game plays "
+                               f"({s['games']:,} games)", run_dir / "quality.png").name
+    return quality_section(blocks, image)
 
 
 def balance_json(answers: list) -> str:

@@ -380,8 +380,35 @@ def run_section(d: ReportData) -> str:
     ])
 
 
+def quality_section(blocks: dict, image: str | None) -> str:
+    """"How the game plays": each game-quality measure (docs/game-engine.md section 8) with
+    its 95% interval, one column a table (``blocks``: its label -> its summary's "quality")."""
+    from simsym.analysis.quality import fmt_measure, quality_tables
+
+    df = quality_tables(blocks)
+    labels = list(blocks)
+    rows = []
+    for measure, g in df.groupby("measure", sort=False):
+        by = {r.judge: fmt_measure(r.estimate, r.low, r.high, r.unit) for r in g.itertuples()}
+        rows.append([measure, g["unit"].iloc[0], *[by[label] for label in labels]])
+    parts = [
+        "## How the game plays",
+        "Beside who wins, how the games went, under each table, on the run's games (every "
+        "interval a 95% interval). The leader at the end of a turn is the one seat with the "
+        "strictly highest score (a tie at the top: no leader); a lead change is a new leader; "
+        "a game is decided at the first turn from whose end on its winner leads at every end "
+        "of turn (a shared win: at its last turn); the winner's deficit is the best other "
+        "seat's score minus the winner's; a run is one pass through the deck. Each measure: "
+        "`simsym docs guide`, \"How the game plays\".",
+        _table(["measure", "unit", *labels], rows, "ll" + "r" * len(labels)),
+    ]
+    if image:
+        parts.append(f"![How the game plays]({image})")
+    return "\n\n".join(parts)
+
+
 def render(d: ReportData, images: dict, opening: str | None = None,
-           balanced: str | None = None) -> str:
+           balanced: str | None = None, quality: str | None = None) -> str:
     """The report: "Balanced?" first (``balanced``, a judged run's under both tables; this
     table's alone otherwise), the glossary, then the verdict; a judged run's ``opening``
     (both tables' verdicts) comes before the strong table's own, and the rest then describes
@@ -395,11 +422,12 @@ def render(d: ReportData, images: dict, opening: str | None = None,
              balanced or balanced_section([d.balance]), GLOSSARY]
     if opening:
         label = d.strategies["strategy"].iloc[0]
-        parts += [opening, f"## The strong table ({label}) in detail",
+        parts += [opening, *([quality] if quality else []),
+                  f"## The strong table ({label}) in detail",
                   f"Everything below is the strong table's ({label} in every seat).",
                   verdict(d)]
     else:
-        parts += ["## Verdict", verdict(d)]
+        parts += ["## Verdict", verdict(d), *([quality] if quality else [])]
     parts.append(seats_section(d, images["seats"]))
     if len(d.strategies) > 1:
         parts.append(strategies_section(d, images["strategies"]))

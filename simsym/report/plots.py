@@ -209,3 +209,41 @@ def judges_seats_plot(tables: dict, title: str, path: Path) -> Path:
     ax.legend(loc="upper right")
     fig.tight_layout()
     return save(fig, path)
+
+
+QUALITY_COLOURS = ["#2a6f97", "#e07a1f", "#5b8c3a", "#8e2a57"]
+
+
+def quality_plot(blocks: dict, title: str, path: Path) -> Path:
+    """How the game plays under each table (``blocks``: a label -> its summary's "quality"):
+    left, the share of games decided by each tenth of their length (the winner leading at
+    every end of turn from then on); right, how often the eventual winner was behind at the
+    end of run 1, of run 2 and at some end of turn, with 95% Wilson intervals."""
+    from simsym.analysis.quality import decided_by, wilson_interval
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.0, 3.8))
+    x = np.arange(1, 11) * 10
+    width = 0.8 / max(len(blocks), 1)
+    for i, (label, block) in enumerate(blocks.items()):
+        colour = QUALITY_COLOURS[i % len(QUALITY_COLOURS)]
+        left.plot(x, np.array(decided_by(block)) * 100, marker="o", color=colour, label=label)
+        cases = [(r["winner_behind"], r["games"]) for r in block["run_end"]]
+        cases.append((block["drama"]["positive"], block["games"]))
+        est = np.array([wilson_interval(k, n) for k, n in cases]) * 100
+        at = np.arange(len(cases)) + (i - (len(blocks) - 1) / 2) * width
+        right.bar(at, est[:, 0], width=width, color=colour, alpha=0.75, label=label)
+        _errorbars(right, at, est[:, 0], est[:, 1], est[:, 2], color="black", markersize=2)
+    left.set_xlabel("share of the game's turns played (%)")
+    left.set_ylabel("games decided by then (%)")
+    left.set_xlim(5, 105)
+    left.set_ylim(0, 102)
+    left.grid(alpha=0.3)
+    left.legend(fontsize=8, loc="lower right")
+    left.set_title("decided by turn", fontsize=10)
+    right.set_xticks(np.arange(3), ["end of run 1", "end of run 2", "any end of turn"])
+    right.set_ylabel("winner behind (% of games)")
+    right.grid(axis="y", alpha=0.3)
+    right.set_title("comebacks: the winner was behind", fontsize=10)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return save(fig, path)
