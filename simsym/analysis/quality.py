@@ -69,6 +69,15 @@ def quality_frame(block: dict) -> pd.DataFrame:
 
 
 SHARES = {"share of games", "share of games reaching it"}
+# (measure, unit) of quality_frame's rows, in its order
+MEASURES = [("turns", "turns"), ("lead changes", "changes"),
+            ("decided turn / turns", "fraction of the game"),
+            ("decided in the first half", "share of games"),
+            ("winner behind at the end of run 1", "share of games reaching it"),
+            ("winner behind at the end of run 2", "share of games reaching it"),
+            ("winner behind at some end of turn", "share of games"),
+            ("winner's largest deficit (drama)", "points"), ("winning margin", "points"),
+            ("shared win", "share of games")]
 
 
 def quality_tables(tables: dict) -> pd.DataFrame:

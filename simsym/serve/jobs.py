@@ -221,7 +221,8 @@ def _run(job_id: int, spec: JobSpec, outbox):
 def summarise(c, look, metric, delta: float) -> dict:
     """One look as plain data for the page: the headline (the tested metric's difference
     judged by the one rule), Balanced? for A and B, the test, then seats and cards."""
-    from simsym.studies.compare import changed_first, criteria_moves, plain_changes, plain_row
+    from simsym.studies.compare import (changed_first, criteria_moves, plain_changes,
+                                        plain_row, quality_cells)
     from simsym.studies.sequential import subject_words
 
     d = look.decision
@@ -246,6 +247,9 @@ def summarise(c, look, metric, delta: float) -> dict:
                                  "beyond_noise"), changed=r["name"] in c.changes[1])
                   for _, r in cards.iterrows()],
         "changes": plain_changes(c),
+        "quality": [] if c.quality is None else [
+            dict(zip(("name", "a", "b", "change"), (r["name"], *quality_cells(r))),
+                 real=bool(r["beyond_noise"])) for _, r in c.quality.iterrows()],
     }
 
 

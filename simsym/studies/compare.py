@@ -19,8 +19,10 @@ import pandas as pd
 
 from simsym.errors import SimsymError
 from simsym.analysis.balance import MET, NOT_MET, balance_lines, fmt_pp
+from simsym.analysis.quality import MEASURES, SHARES
 from simsym.analysis.stats import ALPHA, holm
 from simsym.studies.paired import (BatchedRun, balance_of, card_metric, diff_frame, paired,
+                                   quality_metric,
                                    run_batched, seat_metric)
 from simsym.run.output import atomic_write_text
 from simsym.model.scenario import Scenario, load_scenario, scenario_changes, table_name
@@ -55,6 +57,8 @@ class Comparison:
     # the same under the other judge of a judged scenario: (label, A's, B's), or ()
     other_balance: tuple = ()
     tested: int = 0  # the family the one rule's Holm correction counts
+    # how the game plays (simsym.analysis.quality.MEASURES), B - A paired, or None
+    quality: pd.DataFrame | None = None
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -177,16 +181,22 @@ def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
         f.insert(0, "metric", name)
         cards.append(f)
     seats, cards = pd.concat(seats, ignore_index=True), pd.concat(cards, ignore_index=True)
-    tested = _one_rule([(gap, np.ones(len(gap), bool)),
-                        (seats, (seats["metric"] == "win_rate").to_numpy()),
-                        (cards, (cards["metric"] == "strength").to_numpy())])
+    family = [(gap, np.ones(len(gap), bool)),
+              (seats, (seats["metric"] == "win_rate").to_numpy()),
+              (cards, (cards["metric"] == "strength").to_numpy())]
+    quality = None
+    if "q_turns" in A.totals and "q_turns" in B.totals:
+        quality = diff_frame([m for m, _ in MEASURES], paired(quality_metric, A, B))
+        quality.insert(1, "unit", [u for _, u in MEASURES])
+        family.append((quality, np.ones(len(quality), bool)))
+    tested = _one_rule(family)
     return Comparison(A_sc.name, B_sc.name, games, seed, seats, gap, cards,
                       batches=min(len(A.batch_totals), len(B.batch_totals)),
                       tables=(table_name(A_sc), table_name(B_sc)),
                       changes=tuple(map(tuple, scenario_changes(A_sc, B_sc))),
                       balance=(balance_of(A, f"A, {table_name(A_sc)}"),
                                balance_of(B, f"B, {table_name(B_sc)}")),
-                      tested=tested)
+                      tested=tested, quality=quality)
 
 
 def _one_rule(parts) -> int:
@@ -342,9 +352,42 @@ def verdict(c: Comparison, fails: list[str]) -> list[str]:
         lines.append(f"- Not told apart from noise once {c.tested} changes are tested, though "
                      "each interval excludes 0: " + "; ".join(
                          f"{r['name']} {_change(r)}" for _, r in near.iterrows()) + ".")
+    if c.quality is not None:
+        real = c.quality[c.quality["beyond_noise"]]
+        lines.append("- **How the game plays:** " + ("; ".join(
+            f"{r['name']} {quality_change(r)}" for _, r in real.iterrows()) + " (real changes)"
+            if len(real) else "no measure really changed") + ".")
     for f in fails:
         lines.append(f"- **FAILED** `--fail-on {f}`")
     return lines
+
+
+def _q(x: float, unit: str, sign: bool = False) -> str:
+    """A game-quality value in its unit: shares in % (their changes in pp)."""
+    f = "+" if sign else ""
+    if unit in SHARES:
+        return f"{100 * x:{f}.1f}"
+    return f"{x:{f}.3f}" if unit == "fraction of the game" else f"{x:{f}.2f}"
+
+
+def quality_cells(r) -> tuple[str, str, str]:
+    """One measure's A, B and change with its paired interval, each in its unit (shares in %,
+    their change in pp), as compare.md's table and the workbench show them."""
+    u = r["unit"]
+    unit = "%" if u in SHARES else f" {u}"
+    return (f"{_q(r['A'], u)}{unit}", f"{_q(r['B'], u)}{unit}",
+            f"{_q(r['diff'], u, True)}{' pp' if u in SHARES else ''} "
+            f"({_q(r['lo'], u, True)} to {_q(r['hi'], u, True)})")
+
+
+def quality_change(r) -> str:
+    """One measure's change, A -> B with its paired interval: "21.03 -> 21.30 turns, change
+    +0.27 (+0.20 to +0.34)"; shares in %, their change in pp."""
+    u = r["unit"]
+    share = u in SHARES
+    unit = "%" if share else f" {u}"
+    return (f"{_q(r['A'], u)}{unit} -> {_q(r['B'], u)}{unit}, change {_q(r['diff'], u, True)}"
+            f"{' pp' if share else ''} ({_q(r['lo'], u, True)} to {_q(r['hi'], u, True)})")
 
 
 def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
@@ -370,13 +413,15 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
                   "",
                   *balanced_lines(c), ""]
     lines += ["## What changed (B against A)", "", *change_lines(c), ""]
+    quality_words = ", each measure of how the game plays" if c.quality is not None else ""
     if c.sequential:
         lines += ["## Sequential test", "", *c.sequential, ""]
     lines += [f"{c.games:,} games each on the same deals (seed {c.seed}, game indices "
               f"0..{c.games - 1}); intervals are paired 95% intervals from {c.batches} "
               f"batches of games; a real change is one the Holm-corrected paired test "
               f"calls so over the {c.tested} changes this comparison tests (the seat gap, "
-              f"each seat's win share, each card's strength); every difference is in pp.", ""]
+              f"each seat's win share, each card's strength{quality_words}); every "
+              f"difference of shares is in pp.", ""]
     if c.tables[0]:
         lines += [f"Played by {c.tables[0]} on both sides." if c.tables[0] == c.tables[1]
                   else f"A played by {c.tables[0]}; B by {c.tables[1]}.", ""]
@@ -413,6 +458,17 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
         lines.append(f"| {r['name']}{star} | {_pp(r['A'])} | {_pp(r['B'])} | {_pp(r['diff'])} "
                      f"({_pp(r['lo'])} to {_pp(r['hi'])}) | {r['p_adjusted']:.3g} | "
                      f"{_pct(g['A'])} | {_pct(g['B'])} | {_pp(i['A'])} | {_pp(i['B'])} |")
+    if c.quality is not None:
+        lines += ["", "## How the game plays", "",
+                  "Each measure of the run reports' section (`simsym docs guide`, \"How the "
+                  "game plays\"), A and B on the same deals; ** marks a real change.", "",
+                  "| measure | A | B | change (95% CI) | Holm p |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for _, r in c.quality.iterrows():
+            star = " **" if r["beyond_noise"] else ""
+            a, b, change = quality_cells(r)
+            lines.append(f"| {r['name']}{star} | {a} | {b} | {change} | "
+                         f"{r['p_adjusted']:.3g} |")
     lines += ["", "![Card strength change](compare-cards.png)", "",
               "Data: [compare_seats.csv](compare_seats.csv), "
               "[compare_cards.csv](compare_cards.csv), [balance.json](balance.json).", ""]
@@ -471,6 +527,20 @@ def balance_json(c: Comparison) -> str:
     return json.dumps(doc, indent=1) + "\n"
 
 
+def quality_row(r) -> dict:
+    """One measure of how the game plays for --json: shares in % (changes in pp), the others
+    in their unit."""
+    out = plain_row(r, "name", "unit", "A", "B", "diff", "lo", "hi", "p_adjusted",
+                    "beyond_noise", digits=6)
+    if r["unit"] in SHARES:
+        for k in ("A", "B", "diff", "lo", "hi"):
+            if out[k] is not None:
+                out[k] = round(out[k] * 100, 4)
+        out["unit"] = out["unit"].replace("share of", "% of")
+    out["real"] = out.pop("beyond_noise")
+    return out
+
+
 def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
     """`simsym compare --json`: the verdict as one JSON object, every difference and share in
     pp (``"units": "pp"``), judged by the one rule (``real``)."""
@@ -511,6 +581,8 @@ def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
                                    for _, r in st[st["name"].isin(c.changes[1])].iterrows()],
         "cards_beyond_noise": [row(r, "name", "A", "B", "diff", "lo", "hi", "p_adjusted")
                                for _, r in st[st["beyond_noise"]].iterrows()],
+        "quality": [] if c.quality is None else [quality_row(r) for _, r in
+                                                 c.quality.iterrows()],
         "failed": fails, "report": str(path)}, indent=1)
 
 

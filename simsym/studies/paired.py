@@ -140,6 +140,20 @@ def card_metric(run: BatchedRun, batch, name: str, kinds=None):
     return values if kinds is None else values[kinds]
 
 
+def quality_metric(run: BatchedRun, batch):
+    """The game-quality estimates of the run or one batch of it, in the order and units of
+    simsym.analysis.quality.quality_frame (shares as fractions); NaN without the measures."""
+    from simsym.analysis.quality import quality_frame
+    from simsym.run.summary import quality_block
+
+    from simsym.analysis.quality import MEASURES
+
+    totals = run.totals if batch is None else run.batch_totals[batch]
+    if "q_turns" not in totals:
+        return np.full(len(MEASURES), np.nan)
+    return quality_frame(quality_block(totals))["estimate"].to_numpy(dtype=float)
+
+
 def diff_frame(names, d: Diff, alpha: float = 0.05, adjust: bool = False) -> pd.DataFrame:
     p_adj = holm(d.p) if adjust else d.p
     return pd.DataFrame({"name": names, "A": d.a, "B": d.b, "diff": d.diff, "lo": d.lo,

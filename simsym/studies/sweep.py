@@ -26,12 +26,14 @@ import numpy as np
 import pandas as pd
 
 from simsym.analysis.balance import Criteria
+from simsym.analysis.quality import MEASURES, SHARES
 from simsym.errors import InputError, SimsymError
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
 from simsym.model.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
-from simsym.studies.paired import (balance_of, card_metric, interval, paired, run_batched,
+from simsym.studies.paired import (balance_of, card_metric, interval, paired, quality_metric,
+                                   run_batched,
                                    seat_metric)
 
 
@@ -150,6 +152,10 @@ def run_sweep(scenario, kind, target, values, games, seed, jobs=1, progress=None
                 _with_interval(row, f"card_{name}", cv[0], clo[0], chi[0])
             cv, clo, chi = interval(_card_strength, run, {"kinds": [k]})
             _with_interval(row, "card_strength", cv[0], clo[0], chi[0])
+        if "q_turns" in run.totals:  # how the game plays (the turns are mean_turns)
+            qv, qlo, qhi = interval(quality_metric, run)
+            for i, (measure, _) in enumerate(MEASURES[1:], start=1):
+                _with_interval(row, _quality_column(measure), qv[i], qlo[i], qhi[i])
         labels = [x.label for x in sc.strategies]
         if len(labels) > 1:
             for j, lab in enumerate(labels):
@@ -178,12 +184,28 @@ def _metrics(df: pd.DataFrame) -> list[tuple[str, str, str, float]]:
     return out
 
 
+def _quality_column(measure: str) -> str:
+    return "q_" + "".join(ch if ch.isalnum() else "_" for ch in measure).strip("_")
+
+
+def _quality_metrics(df: pd.DataFrame) -> list[tuple[str, str, str, float]]:
+    """The measures of how the game plays the sweep holds (all but the turns, which are the
+    game length), as _metrics names them."""
+    return [(_quality_column(m), m, "%" if u in SHARES else u, 100 if u in SHARES else 1)
+            for m, u in MEASURES[1:] if _quality_column(m) in df]
+
+
+def _cell(v: float, lo: float, hi: float, unit: str, sign: str = "") -> str:
+    digits = 3 if unit == "fraction of the game" else 2 if unit not in ("%", "pp") else 1
+    return f"{v:{sign}.{digits}f} ({lo:{sign}.{digits}f} to {hi:{sign}.{digits}f})"
+
+
 def long_table(df: pd.DataFrame) -> pd.DataFrame:
     """sweep_long.csv: one row per value and metric, in the metric's unit, with its 95%
     interval (tidy: for pandas' groupby or a plotting library)."""
     rows = []
     for _, r in df.iterrows():
-        for col, header, unit, scale in _metrics(df):
+        for col, header, unit, scale in _metrics(df) + _quality_metrics(df):
             if pd.isna(r[col]):
                 continue
             rows.append({"value": r["value"], "players": r["players"], "metric": header,
@@ -258,6 +280,18 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
             sign = "+" if any(w in header for w in ("change", "IWD", "strength")) else ""
             cells.append(f"{v:{sign}.{digits}f} ({lo:{sign}.{digits}f} to {hi:{sign}.{digits}f})")
         lines.append(f"| {r['value']} | " + " | ".join(cells) + f" | {int(r['stalled'])} |")
+    quality = _quality_metrics(df)
+    if quality:
+        lines += ["", "## How the game plays per value", "",
+                  "Beside who wins, how the games went (`simsym docs guide`, \"How the game "
+                  "plays\"; the game length is in the table above), each with its 95% "
+                  "interval.", "",
+                  "| value | " + " | ".join(f"{h} ({u})" for _, h, u, _ in quality) + " |",
+                  "| --- |" + " ---: |" * len(quality)]
+        for _, r in df.iterrows():
+            lines.append(f"| {r['value']} | " + " | ".join(
+                "–" if pd.isna(r[c]) else _cell(k * r[c], k * r[f"{c}_lo"], k * r[f"{c}_hi"], u)
+                for c, _, u, k in quality) + " |")
     lines += ["", "![Sweep](sweep.png)", "",
               "Data: [sweep.csv](sweep.csv) (one row a value), "
               "[sweep_long.csv](sweep_long.csv) (one row a value and metric).", ""]

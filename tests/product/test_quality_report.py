@@ -85,3 +85,69 @@ def test_the_api_gives_one_tidy_table_per_judge_with_units(judged_run):
     assert decided["estimate"] == pytest.approx(by_game.mean())
     # the table of a single table's run is labelled "table"
     assert list(ss.load(judged_run / "fast").quality["judge"].unique()) == ["table"]
+
+
+def test_the_measures_are_named_once(judged_run):
+    from simsym.analysis.quality import MEASURES
+
+    q = ss.load(judged_run, units="fraction").quality
+    assert list(zip(q["measure"], q["unit"]))[:len(MEASURES)] == MEASURES
+
+
+def test_compare_judges_every_measure_by_the_one_rule(tmp_path):
+    """A fourth run through the deck makes games longer: `compare` calls the change of turns
+    real, paired on the same deals, in the same family as the seats and cards (1 seat gap +
+    4 seats + 75 cards + 10 measures), and --json gives each measure in its unit."""
+    import json
+
+    from simsym.analysis.quality import MEASURES
+
+    longer = tmp_path / "longer.yaml"
+    longer.write_text("extends: simsym:base\nname: longer\nrules: {deck_runs: 4}\n")
+    out = tmp_path / "cmp"
+    r = CliRunner().invoke(main, ["compare", "scenarios/base.yaml", str(longer), "--games",
+                                  "800", "--out", str(out), "--json", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output[r.output.index("{"):])
+    assert doc["tested"] == 1 + 4 + 75 + len(MEASURES)
+    q = {row["name"]: row for row in doc["quality"]}
+    assert [(n, row["unit"].replace("% of", "share of")) for n, row in q.items()] == MEASURES
+    turns = q["turns"]
+    assert turns["diff"] == pytest.approx(turns["B"] - turns["A"], abs=1e-5)
+    assert turns["lo"] > 0 and turns["real"]  # four runs through the deck last longer
+    shared = q["shared win"]
+    assert shared["unit"] == "% of games" and 0 <= shared["A"] <= 100
+    md = (out / "compare.md").read_text()
+    assert "- **How the game plays:** turns " in md and "(real changes)" in md
+    assert "| turns ** | " in md
+
+
+def test_a_sweep_over_player_counts_says_how_each_count_plays(tmp_path):
+    """sweep.md's "How the game plays per value": the four-player value is the base game's
+    strong table on the same seed and games, so its estimates are that run's."""
+    from simsym.analysis.quality import quality_frame
+
+    out = tmp_path / "sweep"
+    r = CliRunner().invoke(main, ["sweep", "scenarios/base.yaml", "--players", "3",
+                                  "--players", "4", "--games", "300", "--out", str(out), "-q",
+                                  "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    md = (out / "sweep.md").read_text()
+    section = md.split("## How the game plays per value")[1].split("\n## ")[0]
+    assert [line.split(" | ")[0] for line in section.splitlines()
+            if line.startswith(("| 3 ", "| 4 "))] == ["| 3", "| 4"]
+    run = tmp_path / "run"
+    r = CliRunner().invoke(main, ["run", "scenarios/base.yaml", "--judge", "strong", "--games",
+                                  "300", "--out", str(run), "-q", "--no-report", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    q = quality_frame(json.loads((run / "summary.json").read_text())["quality"])
+    sweep = pd.read_csv(out / "sweep.csv").set_index("value")
+    lead = q[q["measure"] == "lead changes"].iloc[0]
+    assert sweep.loc[4, "q_lead_changes"] == pytest.approx(lead["estimate"])
+    shared = q[q["measure"] == "shared win"].iloc[0]
+    assert sweep.loc[4, "q_shared_win"] == pytest.approx(shared["estimate"])
+    long = pd.read_csv(out / "sweep_long.csv")
+    row = long[(long["players"] == 4) & (long["metric"] == "shared win")].iloc[0]
+    assert row["unit"] == "%" and row["estimate"] == pytest.approx(100 * shared["estimate"])

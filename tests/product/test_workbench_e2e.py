@@ -91,17 +91,21 @@ def test_edit_break_fix_run_and_save_in_the_browser(tmp_path, browser, shots):
         expect(verdict).to_have_text(re.compile(
             r"^Krater: strength against the table's average [+-]\d+\.\d \u2192 [+-]\d+\.\d pp, "
             r"a change of \+\d+\.\d pp \([+-]\d+\.\d to [+-]\d+\.\d\): (a real change|its "
-            r"interval excludes 0, but not told apart from noise once 80 changes are tested) — "
+            r"interval excludes 0, but not told apart from noise once 90 changes are tested) — "
             r"under greedy players \(its own table\)$"))
         expect(page.locator("#balanced")).to_contain_text("What B changed in the answer: cards ")
         expect(page.locator("#seat-deltas tr")).to_have_count(4 + 2)  # header, 4 seats, gap
         expect(page.locator("#card-deltas")).to_contain_text("Krater")
+        # how the game plays, every measure A against B with its paired interval
+        expect(page.locator("#quality-deltas tr")).to_have_count(1 + 10)
+        expect(page.locator("#quality-deltas tr").nth(1)).to_contain_text(re.compile(
+            r"^turns\s*\d+\.\d\d turns\s*\d+\.\d\d turns\s*[+-]\d+\.\d\d \([+-]"))
         # what B changes opens the result; the changed card leads the exploratory table
         expect(page.locator("#what-changed")).to_contain_text(
             "Krater: 1W, Container → 2W, Container")
         expect(page.locator("#card-deltas tr").nth(1)).to_contain_text("Krater")
         expect(page.locator("h4", has_text="Cards: strength")).to_contain_text(
-            "a real change, by the one rule (Holm over the 80 changes tested")
+            "a real change, by the one rule (Holm over the 90 changes tested")
         plot = page.locator("img[alt='card strength change']")
         expect(plot).to_be_visible(timeout=60_000)
         page.wait_for_function("document.querySelector(\"img[alt='card strength change']\")"
