@@ -38,7 +38,7 @@ from simsym.analysis.balance import MET, UNDECIDED
 from simsym.errors import SimsymError
 from simsym.studies.paired import card_metrics, seat_metrics
 from simsym.studies.sequential import batched
-from simsym.studies.tune_spec import TuneSpec, apply, n_changes, start_values
+from simsym.studies.tune_spec import QUALITY_KEYS, TuneSpec, apply, n_changes, start_values
 
 HOLDOUT_SEED_OFFSET = 1
 STARTUP_TRIALS = 6  # random trials before TPE models the objective (optuna's default: 10)
@@ -109,6 +109,11 @@ def measure(sc, spec: TuneSpec, totals, agg, changes) -> tuple[float, dict]:
             rate = 100 * float(c["play_rate"][sc.cards.index(n)])
             parts[f"play_rate_pct:{n}"] = rate
             value += max(0.0, 100 * least - (0.0 if math.isnan(rate) else rate)) ** 2
+    for key, est, (lo, hi), unit in quality_limits(spec, totals):
+        parts[f"quality:{key}"] = est
+        # the overshoot beyond the limit in the measure's unit (a share's in pp)
+        value += max(0.0, (lo if lo is not None else est) - est,
+                     est - (hi if hi is not None else est)) ** 2
     # how far from the centre of the bands: breaks ties between candidates that all meet
     # their targets (the objective is flat inside a band)
     parts["off_centre"] = (spread ** 2 if spec.seat_spread is not None else 0.0) + sum(
@@ -117,6 +122,34 @@ def measure(sc, spec: TuneSpec, totals, agg, changes) -> tuple[float, dict]:
     parts["changes"] = k
     value += spec.change_penalty * k
     return value, parts
+
+
+def quality_limits(spec: TuneSpec, totals: dict):
+    """Each limit of targets.quality on these totals: (key, estimate, (lo, hi), unit), a
+    share's estimate and limits in % (their differences in pp), the others in their unit."""
+    if not spec.quality:
+        return []
+    from simsym.analysis.quality import SHARES, quality_frame
+    from simsym.run.summary import quality_block
+
+    f = quality_frame(quality_block(totals)).set_index("measure")
+    out = []
+    for key, (lo, hi) in spec.quality.items():
+        r = f.loc[QUALITY_KEYS[key]]
+        k = 100.0 if r["unit"] in SHARES else 1.0
+        est = float(r["estimate"]) * k
+        out.append((key, 0.0 if math.isnan(est) else est,
+                    (None if lo is None else lo * k, None if hi is None else hi * k),
+                    "%" if k == 100.0 else r["unit"]))
+    return out
+
+
+def limit_words(lo, hi, unit: str) -> str:
+    """A limit as tune.md says it: "from 18 to 30 turns", "at least 30%"."""
+    u = unit if unit == "%" else f" {unit}"
+    if lo is not None and hi is not None:
+        return f"from {lo:g} to {hi:g}{u}"
+    return f"at least {lo:g}{u}" if lo is not None else f"at most {hi:g}{u}"
 
 
 @dataclass
@@ -446,6 +479,23 @@ def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int, games: int | None 
         add(f"{n}: play rate when held (%)",
             _one(paired(card_metric, A, B, {"name": "play_rate", "kinds": sc.cards.index(n)},
                         {"name": "play_rate", "kinds": tsc.cards.index(n)})))
+
+    if spec.quality:
+        from simsym.analysis.quality import MEASURES, SHARES
+        from simsym.studies.paired import quality_metric
+
+        index = [m for m, _ in MEASURES]
+        limits = {key: (lo, hi) for key, _, (lo, hi), _ in quality_limits(spec, B.totals)}
+        for key, (lo, hi) in limits.items():
+            i = index.index(QUALITY_KEYS[key])
+            unit = dict(MEASURES)[QUALITY_KEYS[key]]
+            share = unit in SHARES
+            add(f"{QUALITY_KEYS[key]} ({'%' if share else unit})",
+                _one(paired(lambda run, batch, i=i: quality_metric(run, batch)[i:i + 1],
+                            A, B)), 100.0 if share else 1.0)
+            tuned = rows[-1]["tuned"]
+            rows[-1]["limit"] = limit_words(lo, hi, "%" if share else unit)
+            rows[-1]["held"] = bool((lo is None or tuned >= lo) and (hi is None or tuned <= hi))
 
     def objective(run, batch, s, ch):
         t = run.totals if batch is None else run.batch_totals[batch]

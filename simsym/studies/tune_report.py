@@ -13,10 +13,11 @@ import pandas as pd
 
 from simsym.run.output import atomic_write_text
 from simsym.studies.sequential import block_size
-from simsym.studies.tune import (CONFIRM_SEED_OFFSET, HOLDOUT_SEED_OFFSET, confirm,
+from simsym.analysis.quality import MEASURES, SHARES
+from simsym.studies.tune import (CONFIRM_SEED_OFFSET, HOLDOUT_SEED_OFFSET, confirm, limit_words,
                                  criteria_changes, criteria_words, describe, finals,
                                  open_study, optuna_search, search_compensation)
-from simsym.studies.tune_spec import parse_tune
+from simsym.studies.tune_spec import QUALITY_KEYS, parse_tune
 
 
 @dataclass
@@ -197,6 +198,16 @@ def balanced_md(ans: Answers) -> list[str]:
     return [balanced_section(both, notes), "", GLOSSARY, ""]
 
 
+QUALITY_UNITS = {key: dict(MEASURES)[m] for key, m in QUALITY_KEYS.items()}
+
+
+def _held(r) -> str:
+    """A limit on how the game plays, as the confirmation found it."""
+    if "limit" not in r:
+        return ""
+    return f"; limit {r['limit']}: {'held' if r['held'] else 'NOT held'}"
+
+
 def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere,
              ans: Answers) -> Path:
     df = _public(rows)
@@ -212,6 +223,12 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere,
                        f"({who})")
     for n, r in spec.play_rate.items():
         targets.append(f"{n} played when held at least {100 * r:g}%")
+    for key, (lo, hi) in spec.quality.items():
+        share = "%" if QUALITY_UNITS[key] in SHARES else QUALITY_UNITS[key]
+        k = 100 if share == "%" else 1
+        words = limit_words(None if lo is None else k * lo, None if hi is None else k * hi,
+                            share)
+        targets.append(f"{QUALITY_KEYS[key]} {words}")
     lines = [f"# Tune: {sc.name}", "", *balanced_md(ans), "## Verdict", ""]
     if conf is None:
         lines.append("- **No change**: no candidate beat the starting scenario on the held-out "
@@ -224,7 +241,7 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere,
                      "minus start with paired 95% intervals over blocks of the same deals:")
         for r in conf[:-1]:
             lines.append(f"  - {r['metric']}: {r['start']:.2f} → {r['tuned']:.2f}, change "
-                         f"{_ci(r)}")
+                         f"{_ci(r)}{_held(r)}")
         lines.append(f"  - objective on all those games: {obj['pooled_start']:.2f} → "
                      f"{obj['pooled_tuned']:.2f} (per block: change {_ci(obj)})")
         table = sc.strategies[0].label if len(sc.strategies) == 1 else "the scenario's"
@@ -234,7 +251,7 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere,
                          "players):")
             for r in rows_o[:-1]:
                 lines.append(f"  - {r['metric']}: {r['start']:.2f} → {r['tuned']:.2f}, "
-                             f"change {_ci(r)}")
+                             f"change {_ci(r)}{_held(r)}")
     lines.append(f"- Targets: {'; '.join(targets)}; {spec.change_penalty:g} objective points "
                  "per changed card, rule or compensation vector.")
     lines.append(f"- Games: {games_search:,} in the search ({len(df)} candidates, "

@@ -18,12 +18,14 @@ file, line and key, what was found and what is allowed (exit 2).
         iwd_band: 3pp                  # each card's IWD within this of the table average
         iwd_cards: [Orgy, Drunken Revelry]   # only these cards (default: every card)
         play_rate: {Orgy: 20%}         # these cards played when held at least this often
+        quality: {turns: [18, 30], behind_run1: ">= 30%"}  # how the game plays, in limits
         change_penalty: 1              # objective points (pp squared) per changed card
       budget: {trials: 40, games: 4000, block: 500, seed: 1, finalists: 3,
                holdout_games: 12000}
 
 The objective (lower is better, 0 when every target is met and nothing changed) is the sum
-of the squared overshoots beyond each band, in percentage points, plus ``change_penalty``
+of the squared overshoots beyond each band, in percentage points (a limit of how the game
+plays in its measure's unit, a share's in pp), plus ``change_penalty``
 for every card, rule option or compensation vector that differs from the scenario's own.
 """
 
@@ -41,7 +43,17 @@ from simsym.model.yamlio import line_of
 
 TUNE_KEYS = ("vary", "targets", "budget")
 VARY_KEYS = ("cards", "rules", "seat_compensation")
-TARGET_KEYS = ("seat_spread", "iwd_band", "iwd_cards", "play_rate", "change_penalty")
+TARGET_KEYS = ("seat_spread", "iwd_band", "iwd_cards", "play_rate", "quality",
+               "change_penalty")
+# targets.quality's keys: the measures of how the game plays (simsym.analysis.quality.MEASURES)
+QUALITY_KEYS = {"turns": "turns", "lead_changes": "lead changes",
+                "decided_fraction": "decided turn / turns",
+                "decided_first_half": "decided in the first half",
+                "behind_run1": "winner behind at the end of run 1",
+                "behind_run2": "winner behind at the end of run 2",
+                "behind_any": "winner behind at some end of turn",
+                "drama": "winner's largest deficit (drama)", "margin": "winning margin",
+                "shared_win": "shared win"}
 BUDGET = {  # key: (lo, hi, default; None: the scenario's seed)
     "trials": (1, 10_000, 30), "games": (10, 10**9, 4000), "block": (1, 10**8, 500),
     "seed": (0, 2**63 - 1, None), "finalists": (1, 20, 3), "holdout_games": (10, 10**9, None),
@@ -88,6 +100,8 @@ class TuneSpec:
     iwd_band: float | None = None
     iwd_cards: list[str] | None = None
     play_rate: dict = field(default_factory=dict)
+    # how the game plays: QUALITY_KEYS key -> (lo, hi), None an open end; shares as fractions
+    quality: dict = field(default_factory=dict)
     change_penalty: float = 1.0
     trials: int = 30
     games: int = 4000
@@ -341,6 +355,8 @@ def _targets(sc, targets, spec, file, line, problems):
                            f"tune.targets.play_rate.{n}", problems)
                     if r is not None:
                         spec.play_rate[sc.cards.cards[k].name] = r
+    if "quality" in targets:
+        _quality(targets["quality"], spec, file, at("quality"), problems)
     if "change_penalty" in targets:
         v = targets["change_penalty"]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1e6:
@@ -349,9 +365,71 @@ def _targets(sc, targets, spec, file, line, problems):
                                     at("change_penalty"), "tune.targets.change_penalty"))
         else:
             spec.change_penalty = float(v)
-    if not any(k in targets for k in ("seat_spread", "iwd_band", "play_rate")):
+    if not any(k in targets for k in ("seat_spread", "iwd_band", "play_rate", "quality")):
         problems.add(InputError("no target: give at least one of seat_spread, iwd_band, "
-                                "play_rate", file, line, "tune.targets"))
+                                "play_rate, quality", file, line, "tune.targets"))
+
+
+LIMIT_FORMS = '[lo, hi], ">= x" or "<= x"'
+
+
+def _quality(value, spec, file, line, problems):
+    """targets.quality: each measure of how the game plays within limits, e.g. ``turns:
+    [18, 30]``, ``behind_run1: ">= 30%"``, ``decided_first_half: "<= 20%"``."""
+    from simsym.analysis.quality import MEASURES, SHARES
+
+    units = dict(MEASURES)
+    if _mapping(value, file, line, "tune.targets.quality", problems,
+                "measures of how the game plays to their limits: " + ", ".join(QUALITY_KEYS)) \
+            is None:
+        return
+    for key, limit in value.items():
+        at, where = line_of(value, key, line), f"tune.targets.quality.{key}"
+        if key not in QUALITY_KEYS:
+            problems.add(InputError(f"unknown measure {show(key)}{did_you_mean(str(key), QUALITY_KEYS)}; "
+                                    f"allowed: {', '.join(QUALITY_KEYS)}", file, at, where))
+            continue
+        share = units[QUALITY_KEYS[key]] in SHARES
+        bounds = _limit(limit, share)
+        if isinstance(bounds, str):
+            problems.add(InputError(f"expected {LIMIT_FORMS}, {bounds}, found {show(limit)}",
+                                    file, at, where))
+        else:
+            spec.quality[key] = bounds
+
+
+def _limit(limit, share: bool):
+    """(lo, hi) of a limit (None: an open end), or the words of what a number must be."""
+    what = ("each a share (\"20%\" or 0.2)" if share else "each a number")
+
+    def number(x):
+        if share and isinstance(x, str) and x.strip().endswith("%"):
+            try:
+                x = float(x.strip()[:-1]) / 100
+            except ValueError:
+                return None
+        elif isinstance(x, str):
+            try:
+                x = float(x)
+            except ValueError:
+                return None
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x:
+            return None
+        if share and not 0 <= x <= 1:
+            return None
+        return float(x)
+
+    if isinstance(limit, list) and len(limit) == 2:
+        lo, hi = number(limit[0]), number(limit[1])
+        if lo is None or hi is None or lo > hi:
+            return what + ", lo <= hi"
+        return lo, hi
+    if isinstance(limit, str):
+        m = re.fullmatch(r"\s*(>=|<=)\s*(\S+)\s*", limit)
+        x = m and number(m.group(2))
+        if x is not None:
+            return (x, None) if m.group(1) == ">=" else (None, x)
+    return what
 
 
 def _budget(sc, budget, spec, file, line, problems):

@@ -425,3 +425,48 @@ def test_validate_checks_the_tune_block(tmp_path):
     assert r.exit_code == 2
     assert f"{p}:2: tune.vary.seat_compensation" in r.output
     assert "tune-cards.yaml: ok" in r.output and "tune-seats.yaml: ok" in r.output
+
+
+QUALITY = """
+tune:
+  vary:
+    rules: {deck_runs: [3, 5]}
+  targets:
+    quality: {turns: [24, 40], shared_win: "<= 50%"}
+  budget: {trials: 4, games: 400, block: 100, seed: 2, finalists: 1, holdout_games: 400,
+           lookahead_games: 0}
+"""
+
+
+@pytest.mark.slow
+def test_a_limit_on_how_the_game_plays_is_tuned_for_and_confirmed(tmp_path):
+    """The base game lasts about 21 turns under learned players (three runs through the
+    deck): a limit of 24 to 40 turns is met only by running the deck through more often, so
+    the tune changes deck_runs, and the confirmation on fresh deals says the limit held."""
+    p = spec(tmp_path, QUALITY)
+    out = tmp_path / "q"
+    r = run_cli("tune", p, "--out", out, "--jobs", 1, "-q")
+    assert r.exit_code == 0, r.output
+    doc = yaml.safe_load((out / "tuned.yaml").read_text())
+    assert doc["rules"]["deck_runs"] >= 4
+    md = (out / "tune.md").read_text()
+    assert "turns from 24 to 40 turns" in md and "shared win at most 50%" in md  # the targets
+    line = next(x for x in md.splitlines() if x.startswith("  - turns (turns): "))
+    start, tuned = (float(v) for v in line.split(": ")[1].split(", change")[0].split(" → "))
+    assert start < 24 <= tuned <= 40 and line.endswith("limit from 24 to 40 turns: held")
+    assert "limit at most 50%: held" in md
+
+
+@pytest.mark.parametrize("body,key,words", [
+    ("quality: {turn: [18, 30]}", "tune.targets.quality.turn", "did you mean 'turns'"),
+    ("quality: {turns: [30, 18]}", "tune.targets.quality.turns", "lo <= hi"),
+    ("quality: {shared_win: \">= 120%\"}", "tune.targets.quality.shared_win", "a share"),
+    ("quality: {margin: \"about 5\"}", "tune.targets.quality.margin", '">= x" or "<= x"'),
+    ("quality: [turns]", "tune.targets.quality", "measures of how the game plays"),
+])
+def test_quality_limits_are_checked(tmp_path, body, key, words):
+    p = spec(tmp_path, f"tune:\n  vary: {{rules: {{deck_runs: [3, 4]}}}}\n  targets:\n"
+                       f"    {body}\n")
+    r = run_cli("validate", p)
+    assert r.exit_code == 2, r.output
+    assert key in r.output and words in r.output, r.output
