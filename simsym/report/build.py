@@ -86,11 +86,20 @@ def _quality(run_dir: Path, d: ReportData, judged: bool) -> str | None:
     s = d.summary
     if "quality" not in s:
         return None
-    blocks = {f"{'strong table' if judged else 'table'} ({table_label(s)})": s["quality"]}
+    blocks = {}
+
+    def add(label, data):
+        blocks[label] = data.summary["quality"]
+        check = data.compensation_check or {}
+        if "quality_after" in check:  # the same table with its verified compensation
+            where = "fresh deals" if check.get("deals") == "fresh" else "the same deals"
+            blocks[f"{label} with {check['suggested']} ({where})"] = check["quality_after"]
+
+    add(f"{'strong table' if judged else 'table'} ({table_label(s)})", d)
     if judged:
-        fast = gather(run_dir / FAST_DIR).summary
-        if "quality" in fast:
-            blocks[f"fast table ({table_label(fast)})"] = fast["quality"]
+        fast = gather(run_dir / FAST_DIR)
+        if "quality" in fast.summary:
+            add(f"fast table ({table_label(fast.summary)})", fast)
     image = plots.quality_plot(blocks, f"{s['scenario']}: how the game plays "
                                f"({s['games']:,} games)", run_dir / "quality.png").name
     return quality_section(blocks, image)

@@ -398,7 +398,9 @@ def quality_section(blocks: dict, image: str | None) -> str:
         "strictly highest score (a tie at the top: no leader); a lead change is a new leader; "
         "a game is decided at the first turn from whose end on its winner leads at every end "
         "of turn (a shared win: at its last turn); the winner's deficit is the best other "
-        "seat's score minus the winner's; a run is one pass through the deck. Each measure: "
+        "seat's score minus the winner's; a run is one pass through the deck. A column "
+        "\"with [...]\" is the same table with the seat compensation verified on fresh deals "
+        "(starting points change who leads early). Each measure: "
         "`simsym docs guide`, \"How the game plays\".",
         _table(["measure", "unit", *labels], rows, "ll" + "r" * len(labels)),
     ]

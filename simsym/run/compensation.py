@@ -35,6 +35,7 @@ def verify_compensation(scenario, summary: dict, games: int, seed: int, out: Pat
     after = build_summary(after_sc, totals, games, seed)
     result = {"suggested": comp, "games": games, "seed": seed,
               "seats_before": seats_of(summary), "seats_after": seats_of(after),
-              "gap_before": gap_of(summary), "gap_after": gap_of(after)}
+              "gap_before": gap_of(summary), "gap_after": gap_of(after),
+              **({"quality_after": after["quality"]} if "quality" in after else {})}
     write_json(Path(out) / "compensation.json", result)
     return result

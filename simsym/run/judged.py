@@ -86,7 +86,15 @@ def _check(sc, comp, games, seed, jobs, show, echo, what, play):
 def _verification(before, after, comp, games, seed, estimate) -> dict:
     return {"suggested": list(comp), "estimate": estimate, "games": games, "seed": seed,
             "deals": "fresh", "seats_before": _seats(before), "seats_after": _seats(after),
-            "gap_before": _gap(before), "gap_after": _gap(after)}
+            "gap_before": _gap(before), "gap_after": _gap(after),
+            # how the game plays with the compensation (simsym.run.summary.quality_block)
+            **({"quality_after": after["quality"]} if "quality" in after else {})}
+
+
+def _seats_only(v: dict | None) -> dict | None:
+    """A verification as judges.json keeps it: its seats (each table's compensation.json
+    keeps how the game plays too)."""
+    return v and {k: x for k, x in v.items() if k != "quality_after"}
 
 
 def _evening(sc, summary, games, seed, jobs, show, echo, role,
@@ -157,11 +165,11 @@ def run_judged(scenario, *, games: int, seed: int, out: Path, jobs: int = 1,
                          f"the strong table's {comp_s} under the fast table", play)
         write_json(out / "compensation.json", v_s)
         write_json(out / FAST_DIR / "compensation.json", v_f)
-        result["compensation"] = {
+        result["compensation"] = {k: _seats_only(v) for k, v in {
             "strong": v_s, "strong_first": first_s,
             "strong_under_fast": _verification(fast, after_x, comp_s, games, v_s["seed"],
                                                v_s["estimate"]),
-            "fast": v_f, "fast_first": first_f}
+            "fast": v_f, "fast_first": first_f}.items()}
     result["skill"] = _skill(scenario, fast_sc.strategies[0], strong_sc.strategies[0], games,
                              seed, jobs, progress, echo, play)
     write_json(out / JUDGES_JSON, result)

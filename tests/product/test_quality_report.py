@@ -151,3 +151,28 @@ def test_a_sweep_over_player_counts_says_how_each_count_plays(tmp_path):
     long = pd.read_csv(out / "sweep_long.csv")
     row = long[(long["players"] == 4) & (long["metric"] == "shared win")].iloc[0]
     assert row["unit"] == "%" and row["estimate"] == pytest.approx(100 * shared["estimate"])
+
+
+def test_the_verified_compensation_shows_what_it_does_to_how_the_game_plays(tmp_path):
+    """With --verify-compensation each table gets a column for its verified compensation,
+    the numbers of those fresh deals (compensation.json's quality_after); judges.json keeps
+    the seats alone."""
+    import json
+
+    from simsym.analysis.quality import quality_frame
+
+    out = tmp_path / "base"
+    r = CliRunner().invoke(main, ["run", "scenarios/base.yaml", "--games", "300", "--out",
+                                  str(out), "-q", "--jobs", "1", "--verify-compensation"])
+    assert r.exit_code == 0, r.output
+    section = (out / "report.md").read_text().split("## How the game plays")[1]
+    header = next(line for line in section.splitlines() if line.startswith("| measure"))
+    for d, label in ((out, "strong table (learned)"), (out / "fast", "fast table (greedy)")):
+        check = json.loads((d / "compensation.json").read_text())
+        assert f"| {label} with {check['suggested']} (fresh deals) |" in header + " |"
+        q = quality_frame(check["quality_after"]).set_index("measure")
+        assert check["quality_after"]["games"] == 300
+        cells = next(line for line in section.splitlines() if line.startswith("| turns |"))
+        m = q.loc["turns"]
+        assert f"{m['estimate']:.2f} ({m['low']:.2f} to {m['high']:.2f})" in cells
+    assert "quality_after" not in (out / "judges.json").read_text()
