@@ -212,7 +212,7 @@ class Results:
         (run1_turn ... winner)."""
         import json
 
-        from simsym.analysis.quality import SHARES, quality_tables
+        from simsym.analysis.quality import in_percent, quality_tables
         from simsym.run.judged import FAST_DIR, JUDGES_JSON
 
         blocks = {}
@@ -226,9 +226,9 @@ class Results:
                     blocks["fast"] = doc["quality"]
         df = quality_tables(blocks)
         if self.units == "pp":
-            share = df["unit"].isin(SHARES)
-            df.loc[share, ["estimate", "low", "high"]] *= 100
-            df.loc[share, "unit"] = df.loc[share, "unit"].str.replace("share of", "% of")
+            for i, unit in df["unit"].items():
+                scale, df.at[i, "unit"] = in_percent(unit)
+                df.loc[i, ["estimate", "low", "high"]] *= scale
         return df
 
     def games(self, long: bool = False) -> pd.DataFrame:

@@ -3,7 +3,8 @@
 The block holds integer totals (simsym.run.summary.quality_block; the measures are defined
 in docs/game-engine.md section 8). A mean gets the normal approximation, mean +- z s / sqrt(n)
 with s the sample standard deviation (from the sum and the sum of squares); a proportion gets
-the Wilson score interval. Fewer than two games (one, for a proportion) give no interval.
+the Wilson score interval (simsym.analysis.stats.wilson). Fewer than two games (one, for a
+proportion) give no interval.
 """
 
 from __future__ import annotations
@@ -12,9 +13,35 @@ import math
 
 import pandas as pd
 
-Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+from simsym.analysis.balance import Z95
+from simsym.analysis.stats import wilson
+
 COLUMNS = ["measure", "estimate", "low", "high", "unit"]
 NAN = float("nan")
+SHARES = {"share of games", "share of games reaching it"}
+# (measure, unit) of quality_frame's rows, in its order
+MEASURES = [("turns", "turns"), ("lead changes", "changes"),
+            ("decided turn / turns", "fraction of the game"),
+            ("decided in the first half", "share of games"),
+            ("winner behind at the end of run 1", "share of games reaching it"),
+            ("winner behind at the end of run 2", "share of games reaching it"),
+            ("winner behind at some end of turn", "share of games"),
+            ("winner's largest deficit (drama)", "points"), ("winning margin", "points"),
+            ("shared win", "share of games")]
+
+
+def in_percent(unit: str) -> tuple[float, str]:
+    """How a measure in ``unit`` is shown to a designer: (scale, unit), a share in % ("% of
+    games", its differences in pp), any other measure as it is."""
+    return (100.0, unit.replace("share of", "% of")) if unit in SHARES else (1.0, unit)
+
+
+def digits(unit: str) -> int:
+    """The decimals a measure is printed with: a fraction of the game 3, a share in % 1,
+    turns, changes and points 2."""
+    if unit == "fraction of the game":
+        return 3
+    return 1 if unit in SHARES or unit.startswith("%") else 2
 
 
 def mean_interval(total: float, sum_sq: float, n: int) -> tuple[float, float, float]:
@@ -33,17 +60,13 @@ def wilson_interval(k: int, n: int) -> tuple[float, float, float]:
     """(k / n, low, high): the Wilson score interval of a proportion."""
     if n == 0:
         return NAN, NAN, NAN
-    p = k / n
-    z2 = Z95 * Z95
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return p, centre - half, centre + half
+    lo, hi = wilson(k, n)
+    return k / n, float(lo), float(hi)
 
 
 def quality_frame(block: dict) -> pd.DataFrame:
     """One row a measure (columns measure, estimate, low, high, unit) of a run's "quality"
-    block."""
+    block, in the order of MEASURES."""
     n = block["games"]
     rows = []
 
@@ -68,18 +91,6 @@ def quality_frame(block: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-SHARES = {"share of games", "share of games reaching it"}
-# (measure, unit) of quality_frame's rows, in its order
-MEASURES = [("turns", "turns"), ("lead changes", "changes"),
-            ("decided turn / turns", "fraction of the game"),
-            ("decided in the first half", "share of games"),
-            ("winner behind at the end of run 1", "share of games reaching it"),
-            ("winner behind at the end of run 2", "share of games reaching it"),
-            ("winner behind at some end of turn", "share of games"),
-            ("winner's largest deficit (drama)", "points"), ("winning margin", "points"),
-            ("shared win", "share of games")]
-
-
 def quality_tables(tables: dict) -> pd.DataFrame:
     """The measures of several tables, one tidy table: ``tables`` maps a table's label (a
     judge: "strong", "fast") to its summary's "quality" block; columns judge, then
@@ -95,15 +106,12 @@ def fmt_measure(estimate: float, low: float, high: float, unit: str) -> str:
     its interval ("21.3 (21.2 to 21.4)")."""
     if math.isnan(estimate):
         return "-"
-    if unit in SHARES:
-        text, lo, hi = f"{100 * estimate:.1f}%", 100 * low, 100 * high
-        digits = 1
-    else:
-        digits = 3 if unit == "fraction of the game" else 2
-        text, lo, hi = f"{estimate:.{digits}f}", low, high
+    k, _ = in_percent(unit)
+    d = digits(unit)
+    text = f"{k * estimate:.{d}f}" + ("%" if unit in SHARES else "")
     if math.isnan(low):
         return text
-    return f"{text} ({lo:.{digits}f} to {hi:.{digits}f})"
+    return f"{text} ({k * low:.{d}f} to {k * high:.{d}f})"
 
 
 def decided_by(block: dict) -> list[float]:

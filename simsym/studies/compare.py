@@ -19,11 +19,10 @@ import pandas as pd
 
 from simsym.errors import SimsymError
 from simsym.analysis.balance import MET, NOT_MET, balance_lines, fmt_pp
-from simsym.analysis.quality import MEASURES, SHARES
+from simsym.analysis.quality import MEASURES, SHARES, digits, in_percent
 from simsym.analysis.stats import ALPHA, holm
 from simsym.studies.paired import (BatchedRun, balance_of, card_metric, diff_frame, paired,
-                                   quality_metric,
-                                   run_batched, seat_metric)
+                                   quality_metric, run_batched, seat_metric)
 from simsym.run.output import atomic_write_text
 from simsym.model.scenario import Scenario, load_scenario, scenario_changes, table_name
 
@@ -362,32 +361,27 @@ def verdict(c: Comparison, fails: list[str]) -> list[str]:
     return lines
 
 
-def _q(x: float, unit: str, sign: bool = False) -> str:
-    """A game-quality value in its unit: shares in % (their changes in pp)."""
-    f = "+" if sign else ""
-    if unit in SHARES:
-        return f"{100 * x:{f}.1f}"
-    return f"{x:{f}.3f}" if unit == "fraction of the game" else f"{x:{f}.2f}"
-
-
 def quality_cells(r) -> tuple[str, str, str]:
     """One measure's A, B and change with its paired interval, each in its unit (shares in %,
     their change in pp), as compare.md's table and the workbench show them."""
     u = r["unit"]
+    k, _ = in_percent(u)
+    d = digits(u)
     unit = "%" if u in SHARES else f" {u}"
-    return (f"{_q(r['A'], u)}{unit}", f"{_q(r['B'], u)}{unit}",
-            f"{_q(r['diff'], u, True)}{' pp' if u in SHARES else ''} "
-            f"({_q(r['lo'], u, True)} to {_q(r['hi'], u, True)})")
+
+    def q(x, sign=""):
+        return f"{k * x:{sign}.{d}f}"
+
+    return (f"{q(r['A'])}{unit}", f"{q(r['B'])}{unit}",
+            f"{q(r['diff'], '+')}{' pp' if u in SHARES else ''} "
+            f"({q(r['lo'], '+')} to {q(r['hi'], '+')})")
 
 
 def quality_change(r) -> str:
-    """One measure's change, A -> B with its paired interval: "21.03 -> 21.30 turns, change
-    +0.27 (+0.20 to +0.34)"; shares in %, their change in pp."""
-    u = r["unit"]
-    share = u in SHARES
-    unit = "%" if share else f" {u}"
-    return (f"{_q(r['A'], u)}{unit} -> {_q(r['B'], u)}{unit}, change {_q(r['diff'], u, True)}"
-            f"{' pp' if share else ''} ({_q(r['lo'], u, True)} to {_q(r['hi'], u, True)})")
+    """One measure's change, A -> B with its paired interval: "21.03 turns -> 21.30 turns,
+    change +0.27 (+0.20 to +0.34)"; shares in %, their change in pp."""
+    a, b, change = quality_cells(r)
+    return f"{a} -> {b}, change {change}"
 
 
 def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
@@ -532,11 +526,11 @@ def quality_row(r) -> dict:
     in their unit."""
     out = plain_row(r, "name", "unit", "A", "B", "diff", "lo", "hi", "p_adjusted",
                     "beyond_noise", digits=6)
-    if r["unit"] in SHARES:
+    scale, out["unit"] = in_percent(r["unit"])
+    if scale != 1.0:
         for k in ("A", "B", "diff", "lo", "hi"):
             if out[k] is not None:
-                out[k] = round(out[k] * 100, 4)
-        out["unit"] = out["unit"].replace("share of", "% of")
+                out[k] = round(out[k] * scale, 4)
     out["real"] = out.pop("beyond_noise")
     return out
 

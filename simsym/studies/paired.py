@@ -143,10 +143,8 @@ def card_metric(run: BatchedRun, batch, name: str, kinds=None):
 def quality_metric(run: BatchedRun, batch):
     """The game-quality estimates of the run or one batch of it, in the order and units of
     simsym.analysis.quality.quality_frame (shares as fractions); NaN without the measures."""
-    from simsym.analysis.quality import quality_frame
+    from simsym.analysis.quality import MEASURES, quality_frame
     from simsym.run.summary import quality_block
-
-    from simsym.analysis.quality import MEASURES
 
     totals = run.totals if batch is None else run.batch_totals[batch]
     if "q_turns" not in totals:

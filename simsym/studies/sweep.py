@@ -26,15 +26,14 @@ import numpy as np
 import pandas as pd
 
 from simsym.analysis.balance import Criteria
-from simsym.analysis.quality import MEASURES, SHARES
+from simsym.analysis.quality import MEASURES, SHARES, digits, in_percent
 from simsym.errors import InputError, SimsymError
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
 from simsym.model.rules import rules_from_mapping
 from simsym.run.output import atomic_write_text
 from simsym.studies.paired import (balance_of, card_metric, interval, paired, quality_metric,
-                                   run_batched,
-                                   seat_metric)
+                                   run_batched, seat_metric)
 
 
 def sweep_spec(scenario, card=None, rule=None, players=None, values=None):
@@ -191,13 +190,13 @@ def _quality_column(measure: str) -> str:
 def _quality_metrics(df: pd.DataFrame) -> list[tuple[str, str, str, float]]:
     """The measures of how the game plays the sweep holds (all but the turns, which are the
     game length), as _metrics names them."""
-    return [(_quality_column(m), m, "%" if u in SHARES else u, 100 if u in SHARES else 1)
+    return [(_quality_column(m), m, "%" if u in SHARES else u, in_percent(u)[0])
             for m, u in MEASURES[1:] if _quality_column(m) in df]
 
 
-def _cell(v: float, lo: float, hi: float, unit: str, sign: str = "") -> str:
-    digits = 3 if unit == "fraction of the game" else 2 if unit not in ("%", "pp") else 1
-    return f"{v:{sign}.{digits}f} ({lo:{sign}.{digits}f} to {hi:{sign}.{digits}f})"
+def _cell(v: float, lo: float, hi: float, d: int, sign: str = "") -> str:
+    """A figure and its interval, to ``d`` decimals: "21.30 (21.20 to 21.40)"."""
+    return f"{v:{sign}.{d}f} ({lo:{sign}.{d}f} to {hi:{sign}.{d}f})"
 
 
 def long_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -275,10 +274,10 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
             if pd.isna(r[col]):
                 cells.append("–")
                 continue
-            digits = 2 if unit in ("points", "turns") else 1
+            d = 2 if unit in ("points", "turns") else 1
             v, lo, hi = (scale * r[col], scale * r[f"{col}_lo"], scale * r[f"{col}_hi"])
             sign = "+" if any(w in header for w in ("change", "IWD", "strength")) else ""
-            cells.append(f"{v:{sign}.{digits}f} ({lo:{sign}.{digits}f} to {hi:{sign}.{digits}f})")
+            cells.append(_cell(v, lo, hi, d, sign))
         lines.append(f"| {r['value']} | " + " | ".join(cells) + f" | {int(r['stalled'])} |")
     quality = _quality_metrics(df)
     if quality:
@@ -290,7 +289,8 @@ def write_sweep(df: pd.DataFrame, scenario, kind, target, games, seed, out: Path
                   "| --- |" + " ---: |" * len(quality)]
         for _, r in df.iterrows():
             lines.append(f"| {r['value']} | " + " | ".join(
-                "–" if pd.isna(r[c]) else _cell(k * r[c], k * r[f"{c}_lo"], k * r[f"{c}_hi"], u)
+                "–" if pd.isna(r[c]) else _cell(k * r[c], k * r[f"{c}_lo"], k * r[f"{c}_hi"],
+                                                digits(u))
                 for c, _, u, k in quality) + " |")
     lines += ["", "![Sweep](sweep.png)", "",
               "Data: [sweep.csv](sweep.csv) (one row a value), "

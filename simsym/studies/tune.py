@@ -124,23 +124,33 @@ def measure(sc, spec: TuneSpec, totals, agg, changes) -> tuple[float, dict]:
     return value, parts
 
 
+def quality_limit(key: str, lo, hi) -> tuple[int, float, float | None, float | None, str]:
+    """A limit of targets.quality in the unit a designer reads it in: (the measure's row in
+    simsym.analysis.quality.MEASURES, the scale from the stored value, lo, hi, unit), a
+    share's in % (its differences in pp), any other measure's in its unit."""
+    from simsym.analysis.quality import MEASURES, SHARES, in_percent
+
+    i = [m for m, _ in MEASURES].index(QUALITY_KEYS[key])
+    unit = MEASURES[i][1]
+    k, _ = in_percent(unit)
+    return (i, k, None if lo is None else lo * k, None if hi is None else hi * k,
+            "%" if unit in SHARES else unit)
+
+
 def quality_limits(spec: TuneSpec, totals: dict):
-    """Each limit of targets.quality on these totals: (key, estimate, (lo, hi), unit), a
-    share's estimate and limits in % (their differences in pp), the others in their unit."""
+    """Each limit of targets.quality on these totals: (key, estimate, (lo, hi), unit), in
+    the unit of :func:`quality_limit`."""
     if not spec.quality:
         return []
-    from simsym.analysis.quality import SHARES, quality_frame
+    from simsym.analysis.quality import quality_frame
     from simsym.run.summary import quality_block
 
-    f = quality_frame(quality_block(totals)).set_index("measure")
+    est = quality_frame(quality_block(totals))["estimate"].to_numpy(dtype=float)
     out = []
     for key, (lo, hi) in spec.quality.items():
-        r = f.loc[QUALITY_KEYS[key]]
-        k = 100.0 if r["unit"] in SHARES else 1.0
-        est = float(r["estimate"]) * k
-        out.append((key, 0.0 if math.isnan(est) else est,
-                    (None if lo is None else lo * k, None if hi is None else hi * k),
-                    "%" if k == 100.0 else r["unit"]))
+        i, k, lo, hi, unit = quality_limit(key, lo, hi)
+        v = k * est[i]
+        out.append((key, 0.0 if math.isnan(v) else v, (lo, hi), unit))
     return out
 
 
@@ -481,20 +491,15 @@ def confirm(sc, spec: TuneSpec, winner: Candidate, jobs: int, games: int | None 
                         {"name": "play_rate", "kinds": tsc.cards.index(n)})))
 
     if spec.quality:
-        from simsym.analysis.quality import MEASURES, SHARES
         from simsym.studies.paired import quality_metric
 
-        index = [m for m, _ in MEASURES]
-        limits = {key: (lo, hi) for key, _, (lo, hi), _ in quality_limits(spec, B.totals)}
-        for key, (lo, hi) in limits.items():
-            i = index.index(QUALITY_KEYS[key])
-            unit = dict(MEASURES)[QUALITY_KEYS[key]]
-            share = unit in SHARES
-            add(f"{QUALITY_KEYS[key]} ({'%' if share else unit})",
+        for key, limit in spec.quality.items():
+            i, k, lo, hi, unit = quality_limit(key, *limit)
+            add(f"{QUALITY_KEYS[key]} ({unit})",
                 _one(paired(lambda run, batch, i=i: quality_metric(run, batch)[i:i + 1],
-                            A, B)), 100.0 if share else 1.0)
+                            A, B)), k)
             tuned = rows[-1]["tuned"]
-            rows[-1]["limit"] = limit_words(lo, hi, "%" if share else unit)
+            rows[-1]["limit"] = limit_words(lo, hi, unit)
             rows[-1]["held"] = bool((lo is None or tuned >= lo) and (hi is None or tuned <= hi))
 
     def objective(run, batch, s, ch):

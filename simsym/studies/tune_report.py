@@ -13,10 +13,10 @@ import pandas as pd
 
 from simsym.run.output import atomic_write_text
 from simsym.studies.sequential import block_size
-from simsym.analysis.quality import MEASURES, SHARES
-from simsym.studies.tune import (CONFIRM_SEED_OFFSET, HOLDOUT_SEED_OFFSET, confirm, limit_words,
+from simsym.studies.tune import (CONFIRM_SEED_OFFSET, HOLDOUT_SEED_OFFSET, confirm,
                                  criteria_changes, criteria_words, describe, finals,
-                                 open_study, optuna_search, search_compensation)
+                                 limit_words, open_study, optuna_search, quality_limit,
+                                 search_compensation)
 from simsym.studies.tune_spec import QUALITY_KEYS, parse_tune
 
 
@@ -198,9 +198,6 @@ def balanced_md(ans: Answers) -> list[str]:
     return [balanced_section(both, notes), "", GLOSSARY, ""]
 
 
-QUALITY_UNITS = {key: dict(MEASURES)[m] for key, m in QUALITY_KEYS.items()}
-
-
 def _held(r) -> str:
     """A limit on how the game plays, as the confirmation found it."""
     if "limit" not in r:
@@ -223,12 +220,9 @@ def write_md(sc, spec, how, rows, fin, winner, conf, out: Path, elsewhere,
                        f"({who})")
     for n, r in spec.play_rate.items():
         targets.append(f"{n} played when held at least {100 * r:g}%")
-    for key, (lo, hi) in spec.quality.items():
-        share = "%" if QUALITY_UNITS[key] in SHARES else QUALITY_UNITS[key]
-        k = 100 if share == "%" else 1
-        words = limit_words(None if lo is None else k * lo, None if hi is None else k * hi,
-                            share)
-        targets.append(f"{QUALITY_KEYS[key]} {words}")
+    for key, limit in spec.quality.items():
+        _, _, lo, hi, unit = quality_limit(key, *limit)
+        targets.append(f"{QUALITY_KEYS[key]} {limit_words(lo, hi, unit)}")
     lines = [f"# Tune: {sc.name}", "", *balanced_md(ans), "## Verdict", ""]
     if conf is None:
         lines.append("- **No change**: no candidate beat the starting scenario on the held-out "
