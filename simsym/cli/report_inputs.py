@@ -245,24 +245,32 @@ def check(argv) -> Check:
 
 # --- the balance workflow's plan ----------------------------------------------------------
 
+def _searching(sc) -> bool:
+    """A `lookahead` seat anywhere in the scenario: its table, judges, ladder or sweep (the
+    search player, ~100 times a scripted table's cost)."""
+    return any(s.family == "lookahead" for s in _tables(sc))
+
+
+def _slow(sc) -> bool:
+    return bool(sc.ladder) or "tune" in sc.raw or _searching(sc)
+
+
 def slow(scenario_path) -> bool:
     """A scenario whose report takes long enough to want a job of its own: a lookahead table
-    anywhere (the search player, ~100 times a scripted table's cost), a ladder or a tune."""
+    anywhere, a ladder or a tune."""
     from simsym.model.scenario import load_scenario
 
-    sc = load_scenario(scenario_path)
-    return bool(sc.ladder) or "tune" in sc.raw or any(s.family == "lookahead"
-                                                      for s in _tables(sc))
+    return _slow(load_scenario(scenario_path))
 
 
 def searches(scenario_path) -> bool:
-    """A scenario with a searching table anywhere (a `lookahead` seat in its table, judges,
-    ladder or sweep): its report and comparison take 30 to 85 minutes on two cores, where
-    the learned judge's take minutes. The workflow runs them on its schedule, by hand, or on
-    a pull request labelled `search-tables` (plan's --search-tables)."""
+    """A scenario with a searching table anywhere (:func:`_searching`): its report and
+    comparison take 30 to 85 minutes on two cores, where the learned judge's take minutes.
+    The workflow runs them on its schedule, by hand, or on a pull request labelled
+    `search-tables` (plan's --search-tables)."""
     from simsym.model.scenario import load_scenario
 
-    return any(s.family == "lookahead" for s in _tables(load_scenario(scenario_path)))
+    return _searching(load_scenario(scenario_path))
 
 
 def plan(lines, old_root=None, judge=None, new_root=".", search=True,
@@ -279,11 +287,14 @@ def plan(lines, old_root=None, judge=None, new_root=".", search=True,
     later: dict[str, None] = {}
 
     def group(path) -> dict:
+        from simsym.model.scenario import load_scenario
+
         try:
-            if not search and searches(path):
+            sc = load_scenario(path)
+            if not search and _searching(sc):
                 later[Path(path).stem] = None
                 return {"reports": [], "compare": []}
-            name = Path(path).stem if slow(path) else "others"
+            name = Path(path).stem if _slow(sc) else "others"
         except Exception:  # a scenario that does not load: its job will say why
             name = "others"
         return groups.setdefault(name, {"group": name, "reports": [], "compare": []})

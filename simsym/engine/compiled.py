@@ -109,13 +109,15 @@ class Setup:
         (lookahead_nb._searched)."""
         return any(s.family == "lookahead" for s in self.scenario.strategies)
 
+    def searched(self, look=None) -> bool:
+        """Whether the lookahead loop searches: a seat searches, or the workspace ``look``
+        labels the learned seats' decisions with the search's."""
+        return self.searches or (look is not None and bool(look.lab[LA.LAB.ON]))
+
     def rollout_look(self, tb, look=None):
-        """The rollouts' workspace the lookahead loop is given: new_look's, for a table that
-        searches or a workspace that labels; else None (the loop compiled without the
-        search)."""
-        if self.searches or (look is not None and look.lab[LA.LAB.ON]):
-            return new_look(self, tb)
-        return None
+        """The rollouts' workspace the lookahead loop is given: new_look's where it searches
+        (:meth:`searched`); else None (the loop compiled without the search)."""
+        return new_look(self, tb) if self.searched(look) else None
 
     @property
     def greedy(self) -> int:
@@ -209,8 +211,7 @@ def ready(setup: Setup, look=None) -> None:
     tb = setup.table()
     compiled_once("greedy", lambda: _play_chunk(setup, tb, G.new_state(tb, 0), 0, 0))
     if setup.lookahead:
-        searched = setup.searches or (look is not None and look.lab[LA.LAB.ON])
-        compiled_once("lookahead" if searched else "learned",
+        compiled_once("lookahead" if setup.searched(look) else "learned",
                       lambda: _run_chunk(setup, 0, 0, look=look))
 
 

@@ -23,6 +23,12 @@ def gap_of(summary: dict) -> float:
     return round(max(wr) - min(wr), 6)
 
 
+def quality_after(after: dict) -> dict:
+    """A verification's ``quality_after``: how the game played with the compensation (the
+    summary's "quality" block), where the summary has one."""
+    return {"quality_after": after["quality"]} if "quality" in after else {}
+
+
 def verify_compensation(scenario, summary: dict, games: int, seed: int, out: Path,
                         jobs: int = 1, progress=None, **play) -> dict:
     """Re-run ``scenario`` with the compensation suggested by ``summary`` as the rule option
@@ -36,6 +42,6 @@ def verify_compensation(scenario, summary: dict, games: int, seed: int, out: Pat
     result = {"suggested": comp, "games": games, "seed": seed,
               "seats_before": seats_of(summary), "seats_after": seats_of(after),
               "gap_before": gap_of(summary), "gap_after": gap_of(after),
-              **({"quality_after": after["quality"]} if "quality" in after else {})}
+              **quality_after(after)}
     write_json(Path(out) / "compensation.json", result)
     return result

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from simsym.analysis.seats import compensation, refine_compensation
 from simsym.run.compensation import gap_of as _gap
+from simsym.run.compensation import quality_after
 from simsym.run.compensation import seats_of as _seats
 from simsym.run.executor import run_games
 from simsym.run.progress import Progress
@@ -87,8 +88,7 @@ def _verification(before, after, comp, games, seed, estimate) -> dict:
     return {"suggested": list(comp), "estimate": estimate, "games": games, "seed": seed,
             "deals": "fresh", "seats_before": _seats(before), "seats_after": _seats(after),
             "gap_before": _gap(before), "gap_after": _gap(after),
-            # how the game plays with the compensation (simsym.run.summary.quality_block)
-            **({"quality_after": after["quality"]} if "quality" in after else {})}
+            **quality_after(after)}
 
 
 def _seats_only(v: dict | None) -> dict | None:
