@@ -57,11 +57,13 @@ def mean_interval(total: float, sum_sq: float, n: int) -> tuple[float, float, fl
 
 
 def wilson_interval(k: int, n: int) -> tuple[float, float, float]:
-    """(k / n, low, high): the Wilson score interval of a proportion."""
+    """(k / n, low, high): the Wilson score interval of a proportion. The estimate lies in
+    its interval: statsmodels' upper end of n of n comes out a rounding below 1."""
     if n == 0:
         return NAN, NAN, NAN
+    p = k / n
     lo, hi = wilson(k, n)
-    return k / n, float(lo), float(hi)
+    return p, min(float(lo), p), max(float(hi), p)
 
 
 def quality_frame(block: dict) -> pd.DataFrame:

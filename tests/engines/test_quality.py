@@ -243,5 +243,7 @@ def test_intervals_by_hand():
     # Wilson, 8 of 10: the textbook 0.4902 .. 0.9433
     p, lo, hi = wilson_interval(8, 10)
     assert p == 0.8 and round(lo, 4) == 0.4902 and round(hi, 4) == 0.9433
+    # every game or none: the interval reaches the estimate (1 and 0 exactly)
+    assert wilson_interval(20, 20)[2] == 1.0 and wilson_interval(0, 20)[1] == 0.0
     # 0 of 0: no estimate
     assert all(pd.isna(x) for x in wilson_interval(0, 0))
