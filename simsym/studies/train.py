@@ -65,10 +65,12 @@ def table_scenario(sc, table: str, learned_model: str, spec: TrainSpec, seed: in
     return replace(sc, strategies=strategies, seating=seating, seed=seed)
 
 
-def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
+def label_chunk(scenario, weights, iterations, g0, g1, turns=200, policy="greedy"):
     """Play games g0..g1-1 with labelling on: (labc rows, labf rows) of the learned seats'
-    decisions, in play order. Room is made for ``turns`` turns a game; a chunk that needs
-    more is played again a game at a time with room for the turn cap."""
+    decisions, in play order. The search labels with ``iterations`` rollouts whose seats play
+    greedy, or under ``policy`` "learned" the learned seat's model (``weights``). Room is made
+    for ``turns`` turns a game; a chunk that needs more is played again a game at a time with
+    room for the turn cap."""
     from simsym.core import enums as E
     from simsym.core import lookahead_nb as LA
     from simsym.engine.compiled import new_look, run_chunk, setup_for
@@ -78,7 +80,11 @@ def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
         if s.family == "learned":
             setup.model[i] = weights
             setup.strat_params[i, E.SP.ITERATIONS] = iterations
-            setup.strat_params[i, E.SP.POLICY] = E.POLICY.GREEDY
+            if policy == "learned":
+                setup.strat_params[i, E.SP.POLICY] = E.POLICY.LEARNED
+                setup.strat_params[i, E.SP.LEARNED] = i  # the rollouts play this model
+            else:
+                setup.strat_params[i, E.SP.POLICY] = E.POLICY.GREEDY
     room = LABEL_ROWS_PER_TURN * min(turns, scenario.rules.turn_cap) * max(g1 - g0, 1)
     lk = new_look(setup, setup.table(), label_rows=room)
     run_chunk(setup, g0, g1, look=lk)
@@ -86,7 +92,7 @@ def label_chunk(scenario, weights, iterations, g0, g1, turns=200):
         if turns >= scenario.rules.turn_cap:
             raise RuntimeError(f"games {g0}..{g1 - 1} labelled more than {room} candidates")
         parts = [label_chunk(scenario, weights, iterations, g, g + 1,
-                             scenario.rules.turn_cap) for g in range(g0, g1)]
+                             scenario.rules.turn_cap, policy) for g in range(g0, g1)]
         return _join(parts)
     m = int(lk.lab[LA.LAB.N])
     return lk.labc[:m].copy(), lk.labf[:m].copy()
@@ -202,8 +208,10 @@ def _save_npz(path: Path, **arrays):
     atomic_write(path, write, binary=True)
 
 
-def strength(sc, model_file: Path, games: int, seed: int, jobs: int) -> dict:
-    """The learned seat's win share against P - 1 greedy seats (rotate seating)."""
+def strength(sc, model_file: Path, games: int, seed: int, jobs: int,
+             against: str | None = None) -> dict:
+    """The learned seat's win share against P - 1 greedy seats, or P - 1 seats of the model
+    file ``against`` (rotate seating)."""
     from simsym.analysis.stats import wilson
     from simsym.model.strategies import make_strategy
     from simsym.run.executor import run_games
@@ -212,8 +220,9 @@ def strength(sc, model_file: Path, games: int, seed: int, jobs: int) -> dict:
     if games <= 0:
         return {"games": 0, "win_share": None, "ci95": None}
     ln = make_strategy({"family": "learned", "model": str(model_file)})
-    ev = replace(sc, strategies=[ln] + [make_strategy("greedy")] * (sc.players - 1),
-                 seating="rotate")
+    other = make_strategy("greedy" if against is None else
+                          {"family": "learned", "model": str(against)})
+    ev = replace(sc, strategies=[ln] + [other] * (sc.players - 1), seating="rotate")
     totals, _ = run_games(ev, games, seed, jobs=jobs)
     wins = float(totals["strat_wins"][0]) / 60
     n = int(totals["strat_games"][0])
@@ -246,7 +255,8 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
         for f in rounds_dir.glob("*"):
             f.unlink()
         write_json(manifest, {"key": key, "spec": spec.as_dict()})
-    weights = np.zeros(MODEL_SIZE, np.int64)
+    weights = (M.load(spec.start_path) if spec.start_path else
+               np.zeros(MODEL_SIZE, np.int64))
     labc_all, labf_all, history = [], [], []
     t_start = time.perf_counter()
     for r in range(spec.rounds):
@@ -281,13 +291,19 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
                     "held_out_before": evaluate_labels(C[hold], F[hold], weights),
                     "strength": strength(sc, mfile, spec.eval_games,
                                          _mix(spec.seed, EVAL_SEED_SALT), jobs)}
+            if spec.start_path:
+                info["against_start"] = strength(sc, mfile, spec.eval_games,
+                                                 _mix(spec.seed, EVAL_SEED_SALT, 1), jobs,
+                                                 against=spec.start_path)
             info["eval_seconds"] = round(time.perf_counter() - t1, 1)
             write_json(info_file, info)
         s = info["strength"]
         echo(f"round {r + 1}/{spec.rounds}: {info['decisions']:,} decisions labelled; "
              f"held-out agreement {_pct(info['held_out']['agreement'])}, regret "
              f"{_num(info['held_out']['regret'])}; vs 3 greedy "
-             f"{_num(s['win_share'])} over {s['games']:,} games")
+             f"{_num(s['win_share'])} over {s['games']:,} games"
+             + (f"; vs 3 of the start model {_num(info['against_start']['win_share'])}"
+                if "against_start" in info else ""))
         history.append(info)
         weights = new
     training = {"spec": spec.as_dict(), "scenario": sc.name, "decisions": sum(
@@ -309,7 +325,8 @@ def _label_round(sc, spec, r, weights, model_file, jobs, echo, Progress, map_tas
         tsc = table_scenario(sc, table, str(model_file), spec, seed)
         games = spec.games - spec.games % (sc.players if tsc.seating == "rotate" else 1)
         for g0 in range(0, games, CHUNK):
-            tasks.append((tsc, weights, spec.iterations, g0, min(games, g0 + CHUNK)))
+            tasks.append((tsc, weights, spec.iterations, g0, min(games, g0 + CHUNK),
+                          spec.policy))
     total = sum(t[4] - t[3] for t in tasks)
     results = {}
     progress = Progress(total, enabled=_tty())
@@ -328,8 +345,8 @@ def _label_round(sc, spec, r, weights, model_file, jobs, echo, Progress, map_tas
     return _join([results[i] for i in range(len(tasks))])
 
 
-def _task(i, scenario, weights, iterations, g0, g1):
-    labc, labf = label_chunk(scenario, weights, iterations, g0, g1)
+def _task(i, scenario, weights, iterations, g0, g1, policy):
+    labc, labf = label_chunk(scenario, weights, iterations, g0, g1, policy=policy)
     return i, labc, labf, g1 - g0
 
 

@@ -6,7 +6,11 @@
       tables: [self, greedy]   # self: every seat learned; greedy: one learned seat, the rest
                                # greedy (rotate seating); lookahead: one learned, the rest
                                # lookahead (32 rollouts)
-      teacher: {iterations: 64, candidates: 6}   # the lookahead search that labels
+      teacher: {iterations: 64, candidates: 6, policy: greedy}   # the lookahead search
+                           # that labels; policy learned: its rollouts play every seat as
+                           # the round's model (a stronger teacher, at a learned table's cost)
+      start: base          # the model round 1 plays: a model file (relative to this file)
+                           # or base, the shipped one; default none, the zero model (greedy)
       ridge: 1.0           # the fit's penalty on standardised weights
       least_gain: 0.005    # win shares a candidate must gain over greedy's to be played
       eval_games: 2000     # games a round's model plays against three greedy seats
@@ -29,7 +33,8 @@ INTS = {  # key: (lo, hi, default)
     "rounds": (1, 100, 6), "games": (1, 10**7, 300), "eval_games": (0, 10**8, 2000),
     "seed": (0, 2**63 - 1, None)}
 TEACHER = {"iterations": (2, 100_000, 64), "candidates": (2, 64, 6)}
-KEYS = (*INTS, "tables", "teacher", "ridge", "least_gain")
+POLICIES = ("greedy", "learned")
+KEYS = (*INTS, "tables", "teacher", "ridge", "least_gain", "start")
 
 
 @dataclass(frozen=True)
@@ -43,12 +48,20 @@ class TrainSpec:
     least_gain: float = 0.005
     eval_games: int = 2000
     seed: int = 0
+    policy: str = "greedy"
+    start: str | None = None  # a model file's path as written in the spec, or "base"
+    start_path: str | None = None  # that file resolved (None: the zero model)
 
     def as_dict(self) -> dict:
-        return {"rounds": self.rounds, "games": self.games, "tables": list(self.tables),
-                "teacher": {"iterations": self.iterations, "candidates": self.candidates},
-                "ridge": self.ridge, "least_gain": self.least_gain,
-                "eval_games": self.eval_games, "seed": self.seed}
+        d = {"rounds": self.rounds, "games": self.games, "tables": list(self.tables),
+             "teacher": {"iterations": self.iterations, "candidates": self.candidates},
+             "ridge": self.ridge, "least_gain": self.least_gain,
+             "eval_games": self.eval_games, "seed": self.seed}
+        if self.policy != "greedy":
+            d["teacher"]["policy"] = self.policy
+        if self.start is not None:
+            d["start"] = self.start
+        return d
 
 
 def _int(value, lo, hi, file, line, key, problems):
@@ -70,7 +83,7 @@ def parse_train(sc) -> TrainSpec:
     problems = Problems()
     values = {k: v[2] for k, v in INTS.items()}
     values.update(tables=("self", "greedy"), iterations=64, candidates=6, ridge=1.0,
-                  least_gain=0.005)
+                  least_gain=0.005, policy="greedy", start=None, start_path=None)
     for k, v in data.items():
         kl = line_of(data, k, line)
         key = f"train.{k}"
@@ -90,10 +103,18 @@ def parse_train(sc) -> TrainSpec:
                 continue
             for tk, tv in v.items():
                 tl = line_of(v, tk, kl)
+                if tk == "policy":
+                    if tv not in POLICIES:
+                        problems.add(InputError(f"expected one of {', '.join(POLICIES)}, found "
+                                                f"{show(tv)}", file, tl, f"{key}.{tk}"))
+                    else:
+                        values["policy"] = tv
+                    continue
                 if tk not in TEACHER:
                     problems.add(InputError(f"the teacher has no setting {show(tk)}"
-                                            f"{did_you_mean(str(tk), TEACHER)}; allowed: "
-                                            + ", ".join(TEACHER), file, tl, f"{key}.{tk}"))
+                                            f"{did_you_mean(str(tk), (*TEACHER, 'policy'))}; "
+                                            "allowed: " + ", ".join((*TEACHER, "policy")),
+                                            file, tl, f"{key}.{tk}"))
                     continue
                 values[tk] = _int(tv, *TEACHER[tk][:2], file, tl, f"{key}.{tk}", problems)
         elif k in ("ridge", "least_gain"):
@@ -103,6 +124,8 @@ def parse_train(sc) -> TrainSpec:
                                         f"{show(v)}", file, kl, key))
             else:
                 values[k] = float(v)
+        elif k == "start":
+            values["start"], values["start_path"] = _start(v, sc, file, kl, key, problems)
         else:
             problems.add(InputError(f"train has no setting {show(k)}"
                                     f"{did_you_mean(str(k), KEYS)}; allowed: "
@@ -111,3 +134,27 @@ def parse_train(sc) -> TrainSpec:
     if values["seed"] is None:
         values["seed"] = sc.seed
     return TrainSpec(**values)
+
+
+def _start(v, sc, file, line, key, problems):
+    """The `start:` model: (as written, the file it names), the file checked readable as a
+    model of this simsym's feature set."""
+    from pathlib import Path
+
+    from simsym.learned import model as M
+
+    if not isinstance(v, str) or not v.strip():
+        problems.add(InputError(f"expected a model file's path or base (the shipped model), "
+                                f"found {show(v)}", file, line, key))
+        return None, None
+    if v == "base":
+        return v, str(M.BASE_MODEL)
+    p = Path(v).expanduser()
+    if not p.is_absolute():
+        p = Path(sc.path).resolve().parent / p
+    try:
+        M.load(p, file, line, key)
+    except InputError as e:
+        problems.add(e)
+        return None, None
+    return v, str(p)
