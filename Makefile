@@ -52,7 +52,8 @@ count: $(STAMP)
 # the committed spec, its report kept in reports/train-base/ (docs/strategies.md).
 model: $(STAMP)
 	$(BIN)/simsym train scenarios/train-base.yaml --out reports/train-base --force
-	cp reports/train-base/model.json simsym/learned/base-model.json
+	rm -f simsym/learned/generations/generation-*.json
+	cp reports/train-base/generations/generation-*.json simsym/learned/generations/
 
 serve: $(STAMP)
 	$(BIN)/simsym serve $(SCENARIO)

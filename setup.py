@@ -20,5 +20,5 @@ setup(
     package_data={**{p: ["*.yaml", "*.py"] for p in DATA},
                   "simsym.docs": ["*.md", "*.txt", "*.ipynb"],
                   "simsym.serve": ["templates/*.html", "static/*"],
-                  "simsym.learned": ["*.json"]},
+                  "simsym.learned": ["generations/*.json"]},
 )

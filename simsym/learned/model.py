@@ -10,7 +10,14 @@ A JSON object (docs/strategies.md, "The model file"):
 * ``weights``: for each decision, for each phase, one integer per feature.
 * ``least_gain``: an integer in the weights' units: a candidate other than the first (greedy's
   choice) is played only when it scores more than this above the first.
-* ``training``: how it was made (spec, seed, rounds, decisions labelled; informative only).
+* ``training``: how it was made (spec, seed, decisions labelled, its generation: the round of
+  expert iteration it came from, counted on from the model training started from;
+  informative only).
+
+The package ships every generation of the base game's model (``generations/generation-N.json``,
+``{family: learned, generation: N}``); the newest is the shipped model, the one a `learned`
+seat plays unless told otherwise, and the one before it is what reports check their verdicts
+against (docs/strategies.md, "Generations").
 
 Integers make a model's scores exact in both engines, so the numba and the reference engine
 choose the same candidate, game for game.
@@ -29,7 +36,21 @@ from simsym.learned.features import DECISIONS, FEATURES, NF, NPHASE, PHASES, WEI
 FORMAT = "simsym-learned-model"
 VERSION = 1
 SCALE = 1 << 20
-BASE_MODEL = Path(__file__).resolve().parent / "base-model.json"
+GENERATIONS = Path(__file__).resolve().parent / "generations"
+
+
+def generations() -> list[int]:
+    """The generations the package ships, oldest first."""
+    return sorted(int(p.stem.rsplit("-", 1)[1]) for p in GENERATIONS.glob("generation-*.json"))
+
+
+def generation_path(n: int) -> Path:
+    return GENERATIONS / f"generation-{n}.json"
+
+
+NEWEST = generations()[-1]
+BASE_MODEL = generation_path(NEWEST)  # the shipped model: the newest generation
+PREVIOUS = generations()[-2] if len(generations()) > 1 else None  # the one before it
 
 
 def weights_to_json(w: np.ndarray) -> dict:
@@ -96,5 +117,15 @@ def load(path, file=None, line=None, key=None) -> np.ndarray:
 
 
 def load_base() -> np.ndarray:
-    """The model shipped in the package for the base game."""
+    """The model shipped in the package for the base game (its newest generation)."""
     return load(BASE_MODEL)
+
+
+def generation_of(path) -> int:
+    """The generation a model file says it is (``training.generation``); 0 when it does not
+    say (a model trained from the zero model counts its rounds from 1)."""
+    try:
+        g = json.loads(Path(path).read_text()).get("training", {}).get("generation", 0)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return g if isinstance(g, int) and not isinstance(g, bool) and g >= 0 else 0

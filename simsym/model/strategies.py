@@ -52,6 +52,8 @@ SPECIFIC = {
     "learned": {
         "model": ("", None, None, "a model file made by simsym train (beside the scenario); "
                   "empty: the model shipped for the base game"),
+        "generation": (0, 0, 10_000, "a generation of the shipped model (simsym train's "
+                       "rounds, docs/strategies.md); 0: the newest, the shipped model"),
         "candidates": (6, 2, 64, "most candidate actions one decision considers"),
     },
     "python": {
@@ -161,6 +163,8 @@ def make_strategy(entry, file=None, line=None, key="strategies",
                    f"{key}.class")  # fail now, before any game, if it cannot be loaded
         values["params"] = values["params"] if isinstance(values["params"], tuple) else ()
         given = [values["class"].rsplit(":", 1)[1]]
+    if family == "learned" and values["generation"]:
+        _check_generation(values, entry, file, line, key)
     if family == "learned" or (family == "lookahead" and values["policy"] == "learned"):
         model_weights(StrategyConfig(family, tuple(sorted(values.items())), family,
                                      str(base_dir)), file, line_of(entry, "model", line),
@@ -182,10 +186,28 @@ def rollout_learner(s: StrategyConfig) -> StrategyConfig:
                           **{k: v for k, v in s.params if k in COMMON}}, base_dir=s.base_dir)
 
 
+def _check_generation(values, entry, file, line, key):
+    """A learned strategy's `generation:` names a shipped generation, and no model file."""
+    from simsym.learned.model import generations
+
+    n, gl = values["generation"], line_of(entry, "generation", line)
+    if values["model"]:
+        raise InputError("give a model file or a generation of the shipped model, not both; "
+                         "allowed: remove model or generation", file, gl, f"{key}.generation")
+    if n not in generations():
+        raise InputError(f"no generation {n} is shipped; allowed: "
+                         + ", ".join(map(str, generations())) + " (0: the newest)", file, gl,
+                         f"{key}.generation")
+
+
 def model_path(s: StrategyConfig):
     """The model file a learned strategy plays (None: the one shipped for the base game)."""
     from pathlib import Path
 
+    if s.family == "learned" and s.get("generation"):
+        from simsym.learned.model import generation_path
+
+        return generation_path(s.get("generation"))
     name = s.get("model")
     if not name:
         return None

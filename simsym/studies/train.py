@@ -16,6 +16,13 @@ the search's choice and the regret (the search's value of its choice minus its v
 model's) are measured on them. Each round's model also plays ``eval_games`` games against
 three greedy seats (rotate seating), on deals no round trains on.
 
+Training starts from the zero model (greedy's choices) or from the spec's ``start:`` model, and
+its teacher's rollouts play greedy or, under ``teacher.policy: learned``, every seat as the
+round's model. Each round's model is a *generation*, counted on from the start model's (a model
+trained from zero begins at generation 1), written as ``generations/generation-N.json``;
+``model.json`` is the last. With a start model each round's model is also measured in one seat
+against three of the start model.
+
 Everything is deterministic: the games' streams come from (seed, round, table, game), the
 labels are kept in chunk order and the fit sums in a fixed order, so the same spec and seed
 give the same model file. Each round's labels and model are saved as the round ends
@@ -257,6 +264,12 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
         write_json(manifest, {"key": key, "spec": spec.as_dict()})
     weights = (M.load(spec.start_path) if spec.start_path else
                np.zeros(MODEL_SIZE, np.int64))
+    # each round's model is a generation, counted on from the model training starts from
+    first = (M.generation_of(spec.start_path) if spec.start_path else 0) + 1
+    generations = out / "generations"
+    generations.mkdir(exist_ok=True)
+    for stale in generations.glob("generation-*.json"):
+        stale.unlink()  # of an older training in this folder
     labc_all, labf_all, history = [], [], []
     t_start = time.perf_counter()
     for r in range(spec.rounds):
@@ -306,11 +319,14 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
                 if "against_start" in info else ""))
         history.append(info)
         weights = new
-    training = {"spec": spec.as_dict(), "scenario": sc.name, "decisions": sum(
-        h["decisions"] for h in history), "features": len(FEATURES)}
-    text = M.dumps(weights, training)
+        info["generation"] = first + r
+        text = M.dumps(weights, {"spec": spec.as_dict(), "scenario": sc.name,
+                                 "generation": first + r,
+                                 "decisions": sum(h["decisions"] for h in history),
+                                 "features": len(FEATURES)})
+        atomic_write_text(generations / f"generation-{first + r}.json", text)
     path = out / "model.json"
-    atomic_write_text(path, text)
+    atomic_write_text(path, text)  # the last generation
     write_json(out / "train.json", {"scenario": sc.name, "spec": spec.as_dict(),
                                     "rounds": history,
                                     "seconds": round(time.perf_counter() - t_start, 1)})
@@ -364,29 +380,38 @@ def _num(x):
     return "-" if x is None else f"{x:.3f}"
 
 
+def _share(s) -> str:
+    ci = f" ({s['ci95'][0]:.3f}-{s['ci95'][1]:.3f})" if s["ci95"] else ""
+    return f"{_num(s['win_share'])}{ci}"
+
+
 def report_md(sc, spec: TrainSpec, history: list, weights) -> str:
     lines = [f"# A player learned from the search: {sc.name}", "",
              f"Teacher: `lookahead` with {spec.iterations} rollouts a decision, at most "
              f"{spec.candidates} candidates. {spec.rounds} rounds of {spec.games:,} games at "
              f"each table ({', '.join(spec.tables)}); ridge {spec.ridge}; least gain "
-             f"{spec.least_gain} win shares; seed {spec.seed}.",
+             f"{spec.least_gain} win shares; seed {spec.seed}"
+             + (f"; teacher's rollouts: {spec.policy}" if spec.policy != "greedy" else "")
+             + (f"; starts from {spec.start}" if spec.start else "") + ".",
              "", "Strength: the round's new model in one seat against "
              f"{sc.players - 1} greedy seats (rotate seating, the fair share is "
              f"{1 / sc.players:.2f}). Agreement and regret: on held-out decisions (games "
              f"whose index is a multiple of {HOLDOUT_EVERY}, never fitted on), the model's "
              "choice against the search's; regret is the search's value of its own choice "
              "minus its value of the model's, in win shares.", "",
-             "| round | decisions labelled | agreement | regret | agreement, model before "
-             "| win share vs greedy (95% CI) | labelling s | evaluation s |",
-             "| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"]
+             "| round | generation | decisions labelled | agreement | regret | agreement, "
+             "model before | win share vs greedy (95% CI) |"
+             + (" win share vs the start model (95% CI) |" if spec.start else "")
+             + " labelling s | evaluation s |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | --- |" + (" --- |" if spec.start else "")
+             + " ---: | ---: |"]
     for h in history:
-        s = h["strength"]
-        ci = f" ({s['ci95'][0]:.3f}-{s['ci95'][1]:.3f})" if s["ci95"] else ""
-        lines.append(f"| {h['round'] + 1} | {h['decisions']:,} | "
+        vs = [h["strength"]] + ([h["against_start"]] if spec.start else [])
+        cells = " | ".join(_share(s) for s in vs)
+        lines.append(f"| {h['round'] + 1} | {h['generation']} | {h['decisions']:,} | "
                      f"{_pct(h['held_out']['agreement'])} | {_num(h['held_out']['regret'])} | "
-                     f"{_pct(h['held_out_before']['agreement'])} | "
-                     f"{_num(s['win_share'])}{ci} | {h.get('seconds', '-')} | "
-                     f"{h.get('eval_seconds', '-')} |")
+                     f"{_pct(h['held_out_before']['agreement'])} | {cells} | "
+                     f"{h.get('seconds', '-')} | {h.get('eval_seconds', '-')} |")
     lines += ["", "The model's weights (win shares per unit of feature, x1000), by decision, "
               "for the last phase of the game (draws stopped) and the first:", ""]
     W = np.asarray(weights)[:WEIGHTS].reshape(len(DECISIONS), NPHASE, NF) / M.SCALE * 1000

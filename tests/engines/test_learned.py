@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from dataclasses import replace
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from simsym.errors import InputError
 from simsym.learned import features as LF
 from simsym.learned import model as M
 from simsym.reference import lookahead as L
@@ -293,16 +295,97 @@ def test_training_is_reproducible_and_resumes(tmp_path):
     assert _train(tmp_path, tmp_path / "b", "--resume") == a
 
 
+def _start_model(tmp_path, generation: int) -> Path:
+    """A model file of small random weights that says it is ``generation``."""
+    rng = np.random.default_rng(7)
+    w = np.append(rng.integers(-2000, 2000, LF.WEIGHTS), 100)
+    p = tmp_path / "start.json"
+    p.write_text(M.dumps(w, {"generation": generation}))
+    return p
+
+
+@pytest.mark.slow
+def test_training_from_a_model_with_learned_rollouts_writes_each_generation(tmp_path):
+    """`start:` plays the start model in round 1, each round's model is a generation counted
+    on from the start model's, model.json is the last, and each is measured against three
+    seats of the start model."""
+    from simsym.cli.main import main as cli
+    from simsym.studies.train import label_chunk
+
+    start = _start_model(tmp_path, generation=5)
+    spec = tmp_path / "t.yaml"
+    spec.write_text(SPEC.replace("teacher: {iterations: 6, candidates: 4}",
+                                 "teacher: {iterations: 6, candidates: 4, policy: learned}\n"
+                                 "  start: start.json"))
+    outs = []
+    for name in ("a", "b"):
+        res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / name),
+                                       "--jobs", "1"])
+        assert res.exit_code == 0, res.output
+        outs.append(tmp_path / name)
+    gens = sorted(p.name for p in (outs[0] / "generations").iterdir())
+    assert gens == ["generation-6.json", "generation-7.json"]
+    assert (outs[0] / "model.json").read_bytes() == \
+        (outs[0] / "generations" / "generation-7.json").read_bytes()
+    for g in gens:  # reproducible, generation by generation
+        assert (outs[0] / "generations" / g).read_bytes() == \
+            (outs[1] / "generations" / g).read_bytes()
+    assert [M.generation_of(outs[0] / "generations" / g) for g in gens] == [6, 7]
+    report = json.loads((outs[0] / "train.json").read_text())
+    assert [r["generation"] for r in report["rounds"]] == [6, 7]
+    for r in report["rounds"]:
+        assert r["against_start"]["games"] == 16 and 0 <= r["against_start"]["win_share"] <= 1
+    md = (outs[0] / "train.md").read_text()
+    assert "win share vs the start model" in md and "starts from start.json" in md
+    assert "teacher's rollouts: learned" in md
+    # round 1 was played by the start model: its labels are the start model's choices
+    from simsym.core.lookahead_nb import LC
+    from simsym.model.scenario import load_scenario
+    from simsym.studies.train import table_scenario
+    from simsym.studies.train_spec import parse_train
+
+    sc = load_scenario(spec)
+    tsc = table_scenario(sc, "self", str(start), parse_train(sc), 1)
+    labc, labf = label_chunk(tsc, M.load(start), 6, 0, 2, policy="learned")
+    assert len(labc) and labc[:, LC.MODEL].sum() == len(np.unique(labc[:, LC.DEC]))
+    # the rollouts' policy is the teacher's: greedy rollouts value the candidates otherwise
+    g_labc, _ = label_chunk(tsc, M.load(start), 6, 0, 2, policy="greedy")
+    assert g_labc.shape == labc.shape  # the same decisions (the learner plays the same) ...
+    assert (g_labc[:, LC.TOTAL] != labc[:, LC.TOTAL]).any()  # ... valued by other rollouts
+
+
+def test_a_shipped_generation_is_played_by_its_number(tmp_path):
+    from simsym.model.strategies import model_weights
+
+    gens = M.generations()
+    assert len(gens) >= 2 and M.NEWEST == gens[-1] and M.PREVIOUS == gens[-2]
+    assert M.BASE_MODEL == M.generation_path(M.NEWEST)  # the shipped model is the newest
+    for g in gens:
+        assert M.generation_of(M.generation_path(g)) == g
+        w = model_weights(make_strategy({"family": "learned", "generation": g}))
+        assert (w == M.load(M.generation_path(g))).all()
+    assert (model_weights(make_strategy("learned")) == M.load_base()).all()
+    old = make_strategy({"family": "learned", "generation": gens[0]})
+    assert old.label == f"learned(generation={gens[0]})"
+    with pytest.raises(InputError, match="no generation 999 is shipped; allowed: "
+                                         + ", ".join(map(str, gens))):
+        make_strategy({"family": "learned", "generation": 999})
+    with pytest.raises(InputError, match="not both"):
+        make_strategy({"family": "learned", "generation": gens[0], "model": "m.json"})
+
+
 def test_train_block_errors_name_the_key(tmp_path):
     from simsym.cli.main import main as cli
 
     spec = tmp_path / "t.yaml"
     spec.write_text("extends: simsym:base\ntrain:\n  rounds: 0\n  tables: [self, mystery]\n"
-                    "  teacher: {iterations: 64, budget: 3}\n  speed: 2\n")
+                    "  teacher: {iterations: 64, budget: 3, policy: clever}\n  speed: 2\n"
+                    "  start: nowhere.json\n")
     res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / "o")])
     assert res.exit_code == 2
     for words in ["train.rounds", "train.tables", "train.teacher.budget", "train.speed",
-                  "t.yaml"]:
+                  "t.yaml", "train.teacher.policy", "greedy, learned", "train.start",
+                  "no model file"]:
         assert words in res.output, res.output
     spec.write_text("extends: simsym:base\n")
     res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / "o")])
