@@ -76,11 +76,10 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
         cap = max_games or games or a_games
     elif max_games is not None:
         raise SimsymError("--max-games goes with --until-decided (else use --games)")
-    from simsym.studies.compare import other_judge
+    from simsym.studies.compare import sides
 
-    other = None if until_decided else other_judge(a, judge)
-    steps = [f"A {a_sc.name}", f"B {b_sc.name}"] + (
-        [f"A {a_sc.name}, {other[1]}", f"B {b_sc.name}, {other[1]}"] if other else [])
+    steps = [f"A {a_sc.name}", f"B {b_sc.name}"] if until_decided else \
+        sides(a, b, judge, a_sc, b_sc)
     bar = Progress(len(steps) * (cap if until_decided else games or a_games),
                    not quiet and sys.stderr.isatty(),
                    steps=None if until_decided else steps, step_word="side")

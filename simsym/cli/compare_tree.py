@@ -41,7 +41,7 @@ def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, judge, only, qui
     git worktree add /tmp/base origin/main
     simsym compare-tree /tmp/base --games 20000 --fail-on "seat-gap-change>5pp"
     """
-    from simsym.studies.compare import resolve
+    from simsym.studies.compare import resolve, sides
     from simsym.studies.compare_tree import compare_tree, scenario_pairs
     from simsym.run.progress import Progress
     from simsym.run.lock import out_dir_lock
@@ -51,7 +51,8 @@ def compare_tree_cmd(old, new, games, seed, jobs, out, fail_on, judge, only, qui
     only = [n for value in only for n in value.replace(",", " ").split()] if only else None
     changed = [p for p in scenario_pairs(Path(old), Path(new), judge=judge, only=only)
                if not p.note]
-    total = sum(2 * (games or resolve(str(p.old), judge)[1]) for p in changed)
+    total = sum(len(sides(str(p.old), str(p.new), judge))
+                * (games or resolve(str(p.old), judge)[1]) for p in changed)
     bar = Progress(total, not quiet and sys.stderr.isatty())
     say = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     with out_dir_lock(out, "compare-tree"):

@@ -202,6 +202,8 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
                             chunk_size=chunk_size, search=search, executor=executor,
                             scheduler=scheduler,
                             meanwhile=_report_imports if report else None)
+        _convergence(scenario, result, out, jobs, show, echo, engine=engine, search=search,
+                     executor=executor, scheduler=scheduler)
         if report:
             from simsym.report.build import build_report
 
@@ -214,6 +216,36 @@ def _run_judged(scenario, games, seed, out, jobs, engine, search, save_games, ch
         click.echo(f"\nwrote {out}/judges.json, summary.json, cards.csv, seats.csv, run.json"
                    + (", report.md" if report else "") + f" and {out}/{FAST_DIR}/ (the fast "
                    "table)")
+
+
+def _convergence(scenario, judges: dict, out, jobs, show, echo, **play):
+    """Whether the strong verdicts hold for better players: the strong table again with the
+    generation before the shipped model, on the same deals and on the compensation's fresh
+    ones (simsym.studies.convergence), into convergence.json; none for a strong judge with
+    no generation before it."""
+    from simsym.run.output import write_json
+    from simsym.run.progress import Progress
+    from simsym.studies.convergence import CONVERGENCE_JSON, convergence, generations_of
+
+    path = out / CONVERGENCE_JSON
+    path.unlink(missing_ok=True)  # it described an older run
+    g = generations_of(scenario)
+    if g is None:
+        return
+    comp = (judges.get("compensation") or {}).get("strong")
+    games, seed = judges["games"], judges["seed"]
+    echo(f"for better players? the strong table with generation {g[2]} of the learned "
+         f"player against generation {g[3]}, on the same deals"
+         + (" and on the compensation's fresh ones" if comp else "") + " ...")
+    bar = Progress(games * (4 if comp else 2), show)
+    try:
+        doc = convergence(scenario, games, seed, jobs,
+                          compensation=comp and comp["suggested"],
+                          compensation_seed=comp and comp["seed"], progress=bar.update,
+                          **play)
+    finally:
+        bar.close()
+    write_json(path, doc)
 
 
 def format_judged(r: dict) -> str:

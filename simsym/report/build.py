@@ -72,8 +72,29 @@ def build_report(run_dir: Path) -> Path:
     opening, balanced, answers = _judged_opening(run_dir, d) or (None, None, [d.balance])
     atomic_write_text(run_dir / BALANCE_JSON, balance_json(answers))
     quality = _quality(run_dir, d, judged=opening is not None)
-    atomic_write_text(path, render(d, images, opening, balanced, quality))
+    atomic_write_text(path, render(d, images, opening, balanced, quality,
+                                   _convergence(run_dir)))
     return path  # report.md last: its presence means the report is whole
+
+
+def convergence_doc(run_dir: Path) -> dict | None:
+    """The run's convergence.json (simsym.studies.convergence), or None."""
+    import json
+
+    p = Path(run_dir) / "convergence.json"
+    return json.loads(p.read_text(encoding="utf-8")) if p.exists() else None
+
+
+def _convergence(run_dir: Path) -> str | None:
+    """"Does it hold for better players?": the strong verdicts under the generation before
+    the shipped model (simsym.analysis.convergence); None without the check."""
+    from simsym.analysis.convergence import lines
+
+    doc = convergence_doc(run_dir)
+    return doc and "\n".join([f"## {CONVERGENCE_HEADING}", "", *lines(doc)])
+
+
+CONVERGENCE_HEADING = "Does it hold for better players?"
 
 
 def _quality(run_dir: Path, d: ReportData, judged: bool) -> str | None:
@@ -127,4 +148,5 @@ def _judged_opening(run_dir: Path, d: ReportData) -> tuple[str, str, list] | Non
     j = json.loads((run_dir / JUDGES_JSON).read_text(encoding="utf-8"))
     plots.judges_seats_plot(j["tables"], f"{d.summary['scenario']}: win share per seat, both "
                             f"tables ({j['games']:,} games each)", run_dir / "judges-seats.png")
-    return (opening(run_dir, d.cards, fast.cards), *judged_balanced(j, d, fast))
+    return (opening(run_dir, d.cards, fast.cards),
+            *judged_balanced(j, d, fast, convergence_doc(run_dir)))

@@ -99,10 +99,13 @@ def _spread(seats: list[dict], games: int) -> str:
     return spread_words(seat_spread([x["win_rate"] for x in seats], int(games)))
 
 
-def judged_balanced(j: dict, strong: ReportData, fast: ReportData) -> tuple[str, list]:
+def judged_balanced(j: dict, strong: ReportData, fast: ReportData,
+                    convergence: dict | None = None) -> tuple[str, list]:
     """"Balanced?" under both tables: the strong table with the compensation verified under
     it, and the fast table with that same compensation (what the game ships with), its own
-    compensation named beside. Returns the section and the two answers."""
+    compensation named beside; with ``convergence`` (convergence.json), whether the strong
+    verdicts hold under the generation before the shipped model. Returns the section and the
+    two answers."""
     t = j["tables"]
     sb = replace(strong.balance, judge=f"strong table ({t['strong']['strategy']})")
     comp = j.get("compensation") or {}
@@ -117,6 +120,11 @@ def judged_balanced(j: dict, strong: ReportData, fast: ReportData) -> tuple[str,
     else:
         notes.append("Seats as played: no compensation was verified in this run (`simsym run "
                      "--verify-compensation` verifies one under both tables).")
+    if convergence:
+        from simsym.analysis.convergence import summary_words
+
+        notes.append(f"**For better players?** {summary_words(convergence)} "
+                     "[Verdict by verdict](#does-it-hold-for-better-players).")
     return balanced_section([sb, fb], notes), [sb, fb]
 
 

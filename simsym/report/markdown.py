@@ -410,18 +410,21 @@ def quality_section(blocks: dict, image: str | None) -> str:
 
 
 def render(d: ReportData, images: dict, opening: str | None = None,
-           balanced: str | None = None, quality: str | None = None) -> str:
+           balanced: str | None = None, quality: str | None = None,
+           convergence: str | None = None) -> str:
     """The report: "Balanced?" first (``balanced``, a judged run's under both tables; this
     table's alone otherwise), the glossary, then the verdict; a judged run's ``opening``
     (both tables' verdicts) comes before the strong table's own, and the rest then describes
-    the strong table."""
+    the strong table; ``convergence``, whether the strong verdicts hold for better players,
+    follows "Balanced?"."""
     s = d.summary
     parts = [f"# Balance report: {s['scenario']}",
              f"{s['games']:,} games, {s['players']} players, {s['seating']} seating, "
              f"seed {s['seed']}. Win shares are compared with the fair share 1/{s['players']} = "
              f"{_pct(1 / s['players'])}%; every interval is a 95% interval; every difference "
              f"is in pp.",
-             balanced or balanced_section([d.balance]), GLOSSARY]
+             balanced or balanced_section([d.balance]), *([convergence] if convergence else []),
+             GLOSSARY]
     if opening:
         label = d.strategies["strategy"].iloc[0]
         parts += [opening, *([quality] if quality else []),

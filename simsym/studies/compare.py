@@ -21,8 +21,9 @@ from simsym.errors import SimsymError
 from simsym.analysis.balance import MET, NOT_MET, balance_lines, fmt_pp
 from simsym.analysis.quality import MEASURES, SHARES, digits, in_percent
 from simsym.analysis.stats import ALPHA, holm
+from simsym.studies.generations import previous_pair
 from simsym.studies.paired import (BatchedRun, balance_of, card_metric, diff_frame, paired,
-                                   quality_metric, run_batched, seat_metric)
+                                   paired_moves, quality_metric, run_batched, seat_metric)
 from simsym.run.output import atomic_write_text
 from simsym.model.scenario import Scenario, load_scenario, scenario_changes, table_name
 
@@ -33,6 +34,7 @@ FAIL_METRICS = {
     "card-change": "the largest real change of a card's strength (IWD minus the table's "
                    "average)",
 }
+GENERATIONS_HEADING = "Does the change hold for better players?"
 _FAIL = re.compile(r"^\s*([a-z-]+)\s*(>=|>)\s*(-?[0-9]*\.?[0-9]+)\s*(pp)?\s*$")
 
 
@@ -58,6 +60,9 @@ class Comparison:
     tested: int = 0  # the family the one rule's Holm correction counts
     # how the game plays (simsym.analysis.quality.MEASURES), B - A paired, or None
     quality: pd.DataFrame | None = None
+    # whether the change holds under the generation before the shipped model
+    # (simsym.studies.convergence.change_convergence), or None
+    convergence: dict | None = None
 
     def value(self, metric: str) -> float:
         if metric == "seat-gap":
@@ -126,10 +131,13 @@ def other_judge(path, judge: str | None):
 
 
 def compare(a_path, b_path, games=None, seed=None, jobs=1, progress=None,
-            judge: str | None = None, both_judges: bool = True):
+            judge: str | None = None, both_judges: bool = True, generations: bool = True):
     """A against B under ``judge`` (default the strong one); with ``both_judges`` and a
     judged scenario, A and B are also played under the other judge on the same deals, for
-    its "Balanced?" answers (``progress`` then counts four sides' games)."""
+    its "Balanced?" answers (``progress`` then counts four sides' games); with
+    ``generations``, when the learned player with the shipped model plays both, they are also
+    played by the generation before it, for whether the change holds for better players
+    (:func:`sides` lists every side in order)."""
     A_sc, a_games, a_seed = resolve(a_path, judge)
     B_sc, _, _ = resolve(b_path, judge)
     if A_sc.players != B_sc.players:
@@ -150,7 +158,29 @@ def compare(a_path, b_path, games=None, seed=None, jobs=1, progress=None,
         ob = run_batched(resolve(b_path, role)[0], games, seed, jobs, on_progress=progress and (
             lambda done: progress(3 * games + done)))
         c.other_balance = (label, balance_of(oa, f"A, {label}"), balance_of(ob, f"B, {label}"))
+    pair = generations and previous_pair(A_sc, B_sc)
+    if pair:
+        done = 2 * games * (2 if other else 1)
+        A2 = run_batched(pair[0], games, seed, jobs,
+                         on_progress=progress and (lambda n: progress(done + n)))
+        B2 = run_batched(pair[1], games, seed, jobs,
+                         on_progress=progress and (lambda n: progress(done + games + n)))
+        c.convergence = change_convergence(c, A, B, A2, B2, pair[2:])
     return c
+
+
+def sides(a_path, b_path, judge: str | None = None, a_sc=None, b_sc=None) -> list[str]:
+    """The sides :func:`compare` plays, in order, for its progress."""
+    a_sc = a_sc or resolve(a_path, judge)[0]
+    b_sc = b_sc or resolve(b_path, judge)[0]
+    out = [f"A {a_sc.name}", f"B {b_sc.name}"]
+    other = other_judge(a_path, judge)
+    if other:
+        out += [f"A {a_sc.name}, {other[1]}", f"B {b_sc.name}, {other[1]}"]
+    pair = previous_pair(a_sc, b_sc)
+    if pair:
+        out += [f"A {a_sc.name}, generation {pair[2]}", f"B {b_sc.name}, generation {pair[2]}"]
+    return out
 
 
 def comparison_of(A: BatchedRun, B: BatchedRun) -> Comparison:
@@ -279,6 +309,10 @@ def terminal_lines(c: Comparison, fails=()) -> list[str]:
     out.append("changed: " + ("; ".join(plain_changes(c)) or "nothing"))
     out += [plain(x) for x in c.sequential or ()]
     out += [plain(x) for x in verdict(c, list(fails))]
+    if c.convergence:
+        from simsym.analysis.convergence import change_summary
+
+        out.append(change_summary(c.convergence))
     return out
 
 
@@ -419,7 +453,12 @@ def write_report(c: Comparison, out: Path, fails: list[str]) -> Path:
     if c.tables[0]:
         lines += [f"Played by {c.tables[0]} on both sides." if c.tables[0] == c.tables[1]
                   else f"A played by {c.tables[0]}; B by {c.tables[1]}.", ""]
-    lines += ["## Verdict", "", *verdict(c, fails), "", GLOSSARY]
+    lines += ["## Verdict", "", *verdict(c, fails), ""]
+    if c.convergence:
+        from simsym.analysis.convergence import change_section
+
+        lines += [f"## {GENERATIONS_HEADING}", "", *change_section(c.convergence), ""]
+    lines += [GLOSSARY]
     lines += ["", "## Seats", "", "| seat | metric | A | B | B - A (95% CI) | Holm p |",
               "| --- | --- | ---: | ---: | ---: | ---: |"]
     for _, r in c.seats.iterrows():
@@ -577,6 +616,7 @@ def verdict_json(c: Comparison, fails: list[str], path: Path) -> str:
                                for _, r in st[st["beyond_noise"]].iterrows()],
         "quality": [] if c.quality is None else [quality_row(r) for _, r in
                                                  c.quality.iterrows()],
+        "for_better_players": c.convergence,
         "failed": fails, "report": str(path)}, indent=1)
 
 
@@ -587,3 +627,68 @@ def check_fail_on(c: Comparison, rules) -> list[str]:
         if (v > limit) if op == ">" else (v >= limit):
             failed.append(f"{metric}{op}{100 * limit:g}pp (value {100 * v:.2f} pp)")
     return failed
+
+
+# --- for better players: the change under the generation before the shipped model ----------
+
+def pp_row(f, i: int = 0) -> dict:
+    """One tested row of a paired frame as pp: previous (A), newest (B), move, interval."""
+    r = f.iloc[i]
+    return {"previous": round(100 * float(r["A"]), 4), "newest": round(100 * float(r["B"]), 4),
+            "move": round(100 * float(r["diff"]), 4), "lo": round(100 * float(r["lo"]), 4),
+            "hi": round(100 * float(r["hi"]), 4),
+            "p_adjusted": round(float(r["p_adjusted"]), 6), "real": bool(r["beyond_noise"])}
+
+
+def measure_row(r, unit: str) -> dict:
+    """A measure's tested row in its unit as shown (shares in %, their moves in pp)."""
+    k, shown = in_percent(unit)
+    out = {key: round(k * float(r[col]), 4) for key, col in
+           (("previous", "A"), ("newest", "B"), ("move", "diff"), ("lo", "lo"), ("hi", "hi"))}
+    return {**out, "unit": shown, "p_adjusted": round(float(r["p_adjusted"]), 6),
+            "real": bool(r["beyond_noise"])}
+
+
+def change_convergence(c, A, B, A2, B2, generations: tuple[int, int]) -> dict:
+    """Whether comparison ``c`` (B - A under the shipped model) holds under the generation
+    before it (A2, B2: the same sides played by it, on the same deals): for each tested row
+    (the seat gap, each seat's win share, each card's strength, each measure of how the game
+    plays), its change under each generation, whether that change is real by the one rule
+    under each, and how far it moves (a paired difference of the two changes, Holm over this
+    check's tests). A change's verdict holds when it is real under both generations in the
+    same direction, or real under neither."""
+    old = comparison_of(A2, B2)
+    names = [n for n in c.cards[c.cards["metric"] == "strength"]["name"]]
+    ka = np.array([A.scenario.cards.index(n) for n in names])
+    kb = np.array([B.scenario.cards.index(n) for n in names])
+    P = A.scenario.players
+    parts = [("seat gap", "seats", ["seat gap"], c.gap, old.gap,
+              paired_moves(seat_metric, A, B, A2, B2, {"name": "seat_gap"})),
+             ("win_rate", "seats", [f"seat {i}" for i in range(P)],
+              c.seats[c.seats["metric"] == "win_rate"], old.seats[old.seats["metric"] ==
+                                                                   "win_rate"],
+              paired_moves(seat_metric, A, B, A2, B2, {"name": "win_rate"})),
+             ("strength", "cards", names, c.cards[c.cards["metric"] == "strength"],
+              old.cards[old.cards["metric"] == "strength"],
+              paired_moves(card_metric, A, B, A2, B2, {"name": "strength", "kinds": ka},
+                           {"name": "strength", "kinds": kb}))]
+    if c.quality is not None and old.quality is not None:
+        parts.append(("quality", "quality", [m for m, _ in MEASURES], c.quality, old.quality,
+                      paired_moves(quality_metric, A, B, A2, B2)))
+    frames = [(diff_frame(n, d), new.reset_index(drop=True), prev.reset_index(drop=True), kind)
+              for _, kind, n, new, prev, d in parts]
+    tested = _one_rule([(f, np.ones(len(f), bool)) for f, *_ in frames])
+    units = dict(MEASURES)
+    rows = []
+    for f, new, prev, kind in frames:
+        for i in range(len(f)):
+            name = f.iloc[i]["name"]
+            r = pp_row(f, i) if kind != "quality" else measure_row(f.iloc[i], units[name])
+            rn, rp = bool(new.iloc[i]["beyond_noise"]), bool(prev.iloc[i]["beyond_noise"])
+            same_way = np.sign(new.iloc[i]["diff"]) == np.sign(prev.iloc[i]["diff"])
+            rows.append({"kind": kind, "name": name, **r, "real_previous": rp,
+                         "real_newest": rn, "holds": rn == rp and (not rn or bool(same_way))})
+    return {"games": c.games, "seed": c.seed, "units": "pp", "tested": tested,
+            "previous": {"generation": generations[0], "judge": A2.scenario.strategies[0].label},
+            "newest": {"generation": generations[1], "judge": A.scenario.strategies[0].label},
+            "rows": rows}

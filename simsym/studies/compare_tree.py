@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from simsym.studies.compare import check_fail_on, compare, verdict, write_report
+from simsym.analysis.convergence import change_summary
+from simsym.studies.compare import check_fail_on, compare, sides, verdict, write_report
 from simsym.errors import SimsymError
 from simsym.run.worker import fingerprint
 from simsym.run.output import atomic_write_text
@@ -103,12 +104,13 @@ def compare_tree(old_root, new_root, out: Path, *, games=None, seed=None, jobs=1
         c = compare(str(p.old), str(p.new), games=games, seed=seed, jobs=jobs,
                     progress=progress and (lambda n, base=done: progress(base + n)),
                     judge=judge)
-        done += 2 * c.games
+        done += len(sides(str(p.old), str(p.new), judge)) * c.games
         failed = check_fail_on(c, rules)
         write_report(c, out / p.name, failed)
         failures += [f"{p.name}: {f}" for f in failed]
-        lines += [f"### {p.name}", "", *verdict(c, failed), *([f"- {p.table}"] if p.table
-                                                               else []),
+        better = [f"- {change_summary(c.convergence)}"] if c.convergence else []
+        lines += [f"### {p.name}", "", *verdict(c, failed), *better,
+                  *([f"- {p.table}"] if p.table else []),
                   f"- Details: [{p.name}/compare.md]({p.name}/compare.md)", ""]
     if not changed:
         lines += ["No scenario's games changed.", ""]

@@ -36,7 +36,9 @@ class BatchedRun:
 
 
 def run_batched(scenario, games: int, seed: int, jobs: int = 1, batches: int = BATCHES,
-                on_progress=None) -> BatchedRun:
+                on_progress=None, **play) -> BatchedRun:
+    """``games`` games of ``scenario`` on the deals of ``seed`` in ``batches`` batches of game
+    indices; ``play``: run_games' engine, search, executor and scheduler."""
     batches = max(2, min(batches, games))
     size = math.ceil(games / batches)
     parts = {}
@@ -47,7 +49,7 @@ def run_batched(scenario, games: int, seed: int, jobs: int = 1, batches: int = B
             on_progress(done)
 
     totals, agg = run_games(scenario, games, seed, jobs=jobs, chunk_size=size,
-                            on_chunk=on_chunk)
+                            on_chunk=on_chunk, **play)
     order = sorted(parts)
     return BatchedRun(scenario, games, seed, totals, agg, [parts[i].totals for i in order],
                       [parts[i].agg for i in order])
@@ -100,7 +102,29 @@ def paired(metric, A: BatchedRun, B: BatchedRun, kw_a=None, kw_b=None) -> Diff:
     b = metric(B, None, **kw_b)
     nb = min(len(A.batch_totals), len(B.batch_totals))
     d = np.array([metric(B, i, **kw_b) - metric(A, i, **kw_a) for i in range(nb)], dtype=float)
+    return _diff(a, b, d)
+
+
+def paired_moves(metric, A: BatchedRun, B: BatchedRun, A2: BatchedRun, B2: BatchedRun,
+                 kw_a=None, kw_b=None) -> Diff:
+    """How far the difference B - A of ``metric`` moves from one pair of tables (A2, B2) to
+    another (A, B), all four on the same deals: ``a`` the difference under (A2, B2), ``b``
+    under (A, B), ``diff`` b - a with a batch-means interval over the batches of all four."""
+    kw_a = kw_a or {}
+    kw_b = kw_a if kw_b is None else kw_b
+
+    def change(x, y, i):
+        return metric(y, i, **kw_b) - metric(x, i, **kw_a)
+
+    nb = min(len(r.batch_totals) for r in (A, B, A2, B2))
+    d = np.array([change(A, B, i) - change(A2, B2, i) for i in range(nb)], dtype=float)
+    return _diff(change(A2, B2, None), change(A, B, None), d)
+
+
+def _diff(a, b, d) -> Diff:
+    """b - a with the batch-means interval and p-value of its per-batch values ``d``."""
     diff = b - a
+    nb = len(d)
     se, t = _batch_se(d)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = diff / se

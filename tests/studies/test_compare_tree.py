@@ -62,7 +62,7 @@ def test_only_the_changed_scenario_is_compared(tmp_path):
     md = (out / "plato-nerf" / "compare.md").read_text()
     assert "200 games each" in md and "# Compare: A = plato-nerf, B = plato-nerf" in md
     # Plato changed from 4I to 3I: the verdict of that comparison is the one gathered.
-    verdict = md.split("## Verdict\n\n")[1].split("\n\n## Glossary")[0]
+    verdict = md.split("## Verdict\n\n")[1].split("\n\n## ")[0]
     assert verdict in summary
 
 

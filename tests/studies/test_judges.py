@@ -155,10 +155,14 @@ def test_one_judge_alone_goes_beside_the_judged_run(tmp_path, monkeypatch):
 
 def _part(sc) -> str:
     """Which part of a judged run of base.yaml plays ``sc``: a judge's table, a compensation
-    check (the table with seat compensation) or the skill games (the mixed, rotated table)."""
+    check (the table with seat compensation), the skill games (the mixed, rotated table), or
+    the strong table's check for better players (the previous generation's table)."""
     if sc.seating == "rotate":
         return "skill"
-    role = {"greedy": "fast", "learned": "strong"}[sc.strategies[0].family]
+    s = sc.strategies[0]
+    # the generation before the shipped model: the check of the strong verdicts
+    role = "previous" if s.family == "learned" and s.get("generation") else \
+        {"greedy": "fast", "learned": "strong"}[s.family]
     return f"{role} compensation" if sc.rules.seat_compensation else f"{role} table"
 
 
@@ -187,7 +191,7 @@ def test_every_part_of_a_judged_run_plays_on_the_engine_asked_for(tmp_path, monk
     _judged_run(tmp_path, monkeypatch, "--engine", "python", "--search", "numba")
     parts = {p for p, _, _ in played}
     assert parts == {"fast table", "strong table", "fast compensation", "strong compensation",
-                     "skill"}
+                     "skill", "previous table", "previous compensation"}
     assert {(engine, search) for _, engine, search in played} == {("python", "numba")}
 
 
@@ -211,7 +215,8 @@ def test_every_part_of_a_judged_run_plays_on_the_executor_asked_for(tmp_path, mo
         j = _judged_run(tmp_path, monkeypatch, "--executor", "dask", "--scheduler",
                         cluster.scheduler_address)
     assert {p for p, _, _ in sent} == {"fast table", "strong table", "fast compensation",
-                                       "strong compensation", "skill"}
+                                       "strong compensation", "skill", "previous table",
+                                       "previous compensation"}
     assert {(e, s) for _, e, s in sent} == {("numba", cluster.scheduler_address)}
     assert j["skill"]["games"] == 8
 
