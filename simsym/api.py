@@ -391,6 +391,32 @@ class CompareResult:
                                   "moves": criteria_moves(oa, ob)}
         return out
 
+    @property
+    def for_better_players(self) -> pd.DataFrame | None:
+        """Whether the change holds under the generation before the shipped model (the
+        learned player's, on the same deals; docs/designer-guide.md, "Does it hold for
+        better players?"): one row a tested change, with kind (seats, cards, quality), name,
+        the change under each generation (previous, newest), real_previous, real_newest,
+        holds, and how far the change moves (move, lo..hi, real). Shares in ``units``;
+        measures of how the game plays in their own unit. None when the change has no
+        generation before its judge's (a fast table, a model file of your own)."""
+        conv = self.comparison.convergence
+        if not conv:
+            return None
+        df = pd.DataFrame(conv["rows"])
+        if "unit" not in df.columns:
+            df["unit"] = "pp"
+        df["unit"] = df["unit"].fillna("pp")
+        share = (df["unit"] == "pp").to_numpy()
+        if self.units == "fraction":
+            for c in ("previous", "newest", "move", "lo", "hi"):
+                df.loc[share, c] = df.loc[share, c] / 100
+            df.loc[share, "unit"] = "fraction"
+        from simsym.analysis.convergence import stopped
+
+        df["stopped"] = [stopped(h, r) for h, r in zip(df["holds"], df["real"])]
+        return df
+
     def report(self, out) -> Path:
         """Write compare.md, its plots and CSVs into ``out``; returns compare.md's path."""
         from simsym.studies.compare import write_report

@@ -354,6 +354,32 @@ def test_training_from_a_model_with_learned_rollouts_writes_each_generation(tmp_
     assert (g_labc[:, LC.TOTAL] != labc[:, LC.TOTAL]).any()  # ... valued by other rollouts
 
 
+@pytest.mark.slow
+def test_make_model_reproduces_every_shipped_generation_byte_for_byte(tmp_path):
+    """The Makefile's `model` recipe, run here: every generation it trains is the file the
+    package ships, byte for byte, and the shipped model is the last of them."""
+    import re
+    import shlex
+    import subprocess
+    import sys
+
+    make = Path("Makefile").read_text()
+    recipe = make.split("\nmodel:", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    trains = [shlex.split(line.strip()) for line in recipe if " train " in line]
+    assert trains, "the model recipe trains"
+    out = tmp_path / "model"
+    for cmd in trains:
+        args = [a.replace("reports/", f"{out}/") for a in cmd[1:]]
+        done = subprocess.run([sys.executable, "-c", "from simsym.cli.main import main; main()",
+                               *args, "--jobs", "2", "-q"], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    made = {int(re.search(r"generation-(\d+)", p.name)[1]): p
+            for p in out.glob("*/generations/generation-*.json")}
+    assert sorted(made) == M.generations()
+    for g, p in made.items():
+        assert p.read_bytes() == M.generation_path(g).read_bytes(), f"generation {g}"
+
+
 def test_a_shipped_generation_is_played_by_its_number(tmp_path):
     from simsym.model.strategies import model_weights
 

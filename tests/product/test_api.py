@@ -96,6 +96,19 @@ def test_compare_says_what_changed_and_lists_that_card_first(tmp_path):
     assert "<li>Plato: 5I; IO → 4I; IO</li>" in html and "Holm p" in html
     md = c.report(tmp_path).read_text()
     assert "## What changed (B against A)" in md and "- Plato: `5I; IO` → `4I; IO`" in md
+    # whether the change holds for better players: the same rows as --json's, in units
+    better = c.for_better_players.set_index("name")
+    gap = c.gap.iloc[0]
+    assert better.loc["seat gap", "newest"] == pytest.approx(gap["diff"], abs=1e-3)
+    assert bool(better.loc["seat gap", "real_newest"]) == bool(gap["real"])
+    assert better.loc["Plato", "unit"] == "pp" and better.loc["turns", "unit"] == "turns"
+    fb = f.for_better_players.set_index("name")
+    assert fb.loc["Plato", "move"] == pytest.approx(better.loc["Plato", "move"] / 100)
+    assert fb.loc["turns", "move"] == better.loc["turns", "move"]
+    assert (better["stopped"] == (better["holds"] & ~better["real"])).all()
+    fast = api.compare(base, api.scenario(base, cards={"Plato": "4I; IO"}), seed=3,
+                       judge="fast", both_judges=False)
+    assert fast.for_better_players is None  # greedy has no generations
 
 
 def test_sweep_returns_the_wide_and_the_long_table(tmp_path):
