@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from simsym.cli.common import judge_option
+from simsym.core import enums as E
 from simsym.model.scenario import load_scenario
 
 
@@ -25,19 +26,24 @@ def log_header(scenario, g: int) -> str:
 
 def game_log(scenario, g: int, engine: str = "numba") -> str:
     """Game ``g`` of ``scenario`` (one table: a judged scenario's :meth:`judge`), its header
-    and every move."""
+    and every move, then how it played (docs/game-engine.md section 8)."""
     from simsym.reference.game import render_events
+    from simsym.reference.quality import describe
 
     if engine == "numba":
         from simsym.engine.compiled import play_logged, setup_for
+        from simsym.run.reference import quality_of
 
-        events, _, _ = play_logged(setup_for(scenario), g)
+        events, row, _ = play_logged(setup_for(scenario), g)
         events = [tuple(int(x) for x in e) for e in events]
+        quality, turns = quality_of(row), int(row[E.ROW.TURNS])
     else:
         from simsym.reference.game import play_game
 
-        events = play_game(scenario, g).events
-    return log_header(scenario, g) + render_events(events, scenario) + "\n"
+        result = play_game(scenario, g)
+        events, quality, turns = result.events, result.quality, result.turns
+    return (log_header(scenario, g) + render_events(events, scenario)
+            + describe(quality, turns) + "\n")
 
 
 @click.command("log")

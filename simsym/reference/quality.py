@@ -102,3 +102,19 @@ def measures(turn_scores, run_turns, final=None) -> Quality:
         win_by=WIN_BY_SHARED if shared else WIN_BY_POINTS,
         winner=winner,
     )
+
+
+def describe(q: Quality, turns: int) -> str:
+    """How one game played, in words (``simsym log``'s last line)."""
+    if q.win_by == WIN_BY_SHARED:
+        won = f"{q.winners} seats shared the win"
+    else:
+        won = f"seat {q.winner} won by {q.margin} point{'s' if q.margin != 1 else ''}"
+    behind = [f"{d} at the end of run {r}" for r, (t, d) in
+              enumerate(((q.run1_turn, q.deficit_run1), (q.run2_turn, q.deficit_run2)), 1)
+              if t >= 0 and d > 0]
+    trail = (f"the winner was behind by {', '.join(behind)}; " if behind else "") + \
+        f"its largest deficit (drama) {q.drama}"
+    return (f"# how it played: {won}; {q.lead_changes} lead change"
+            f"{'s' if q.lead_changes != 1 else ''}; decided at the end of turn "
+            f"{q.decided_turn} of {turns}; {trail}")

@@ -5,6 +5,8 @@ and summary.json come out of the same aggregation whichever engine played the ga
 
 from __future__ import annotations
 
+from dataclasses import astuple
+
 import numpy as np
 
 from simsym.core import enums as E
@@ -16,24 +18,27 @@ def row_size(P: int) -> int:
     return E.ROW.FIXED + 6 * P
 
 
+# the record row's fields of the game-quality measures, in simsym.reference.quality.Quality's
+# order
+QUALITY_FIELDS = ("RUN1", "RUN2", "CHANGES", "DECIDED", "DEF1", "DEF2", "DRAMA", "MARGIN",
+                  "WINNERS", "WIN_BY", "WINNER")
+
+
+def quality_of(row):
+    """How the game of a record row played (a simsym.reference.quality.Quality)."""
+    from simsym.reference.quality import Quality
+
+    return Quality(*(int(row[getattr(E.ROW, f)]) for f in QUALITY_FIELDS))
+
+
 def record_row(rec, P: int) -> np.ndarray:
     row = np.zeros(row_size(P), np.int64)
     row[E.ROW.DEAL] = rec.deal
     row[E.ROW.TURNS] = rec.turns
     row[E.ROW.STALLED] = rec.stalled
     row[E.ROW.TRADES] = rec.trades
-    q = rec.quality  # docs/game-engine.md section 8, simsym.reference.quality
-    row[E.ROW.RUN1] = q.run1_turn
-    row[E.ROW.RUN2] = q.run2_turn
-    row[E.ROW.CHANGES] = q.lead_changes
-    row[E.ROW.DECIDED] = q.decided_turn
-    row[E.ROW.DEF1] = q.deficit_run1
-    row[E.ROW.DEF2] = q.deficit_run2
-    row[E.ROW.DRAMA] = q.drama
-    row[E.ROW.MARGIN] = q.margin
-    row[E.ROW.WINNERS] = q.winners
-    row[E.ROW.WIN_BY] = q.win_by
-    row[E.ROW.WINNER] = q.winner
+    # docs/game-engine.md section 8, simsym.reference.quality
+    row[[getattr(E.ROW, f) for f in QUALITY_FIELDS]] = astuple(rec.quality)
     for i in range(P):
         row[E.ROW.FIXED + i] = rec.scores[i]
         row[E.ROW.FIXED + P + i] = rec.seat_strategy[i]

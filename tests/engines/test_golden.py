@@ -13,6 +13,7 @@ import pytest
 
 from simsym.cli.log import game_log, log_header
 from simsym.reference.game import play_game, render_events
+from simsym.reference.quality import describe
 from simsym.model.scenario import REPO_ROOT, load_scenario
 from simsym.engine.search import Searcher
 
@@ -87,7 +88,8 @@ def test_reference_engine_matches_golden_log(path):
     rec = play_game(scenario, g, search=oracle)
     header, body = split_header(path.read_text())
     assert header == log_header(scenario, g)
-    assert render_events(rec.events, scenario) + "\n" == body
+    # the moves, then how the game played (docs/game-engine.md section 8)
+    assert render_events(rec.events, scenario) + describe(rec.quality, rec.turns) + "\n" == body
 
 
 def test_simsym_log_plays_the_judge_it_is_asked_for():

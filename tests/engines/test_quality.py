@@ -16,7 +16,7 @@ from simsym.core import enums as E
 from simsym.engine.compiled import play_logged, setup_for
 from simsym.model.scenario import BASE_SCENARIO, load_scenario
 from simsym.reference.quality import (
-    WIN_BY_POINTS, WIN_BY_SHARED, Quality, measures, run_end_turns,
+    WIN_BY_POINTS, WIN_BY_SHARED, Quality, describe, measures, run_end_turns,
 )
 from simsym.run.aggregate import merge, quality_totals
 from simsym.run.summary import quality_block
@@ -47,6 +47,18 @@ def test_a_comeback_from_behind_at_the_end_of_run_1():
     assert q.drama == 8  # the largest of 4, 8, -2, 1, -7
     assert q.lead_changes == 3  # leaders 1, 1, 0, 1, 0
     assert q.decided_turn == 5 and q.margin == 7 and q.winner == 0
+
+
+def test_simsym_log_says_how_a_game_played():
+    q = measures([[0, 4], [0, 8], [10, 8], [10, 11], [18, 11]], [2, 4])  # the comeback above
+    assert describe(q, 5) == (
+        "# how it played: seat 0 won by 7 points; 3 lead changes; decided at the end of turn "
+        "5 of 5; the winner was behind by 8 at the end of run 1, 1 at the end of run 2; its "
+        "largest deficit (drama) 8")
+    shared = measures([[2, 0], [2, 3], [5, 5]], [1, -1])
+    assert describe(shared, 3) == (
+        "# how it played: 2 seats shared the win; 1 lead change; decided at the end of turn "
+        "3 of 3; its largest deficit (drama) 1")
 
 
 def test_a_game_decided_at_turn_1():
