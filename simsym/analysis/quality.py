@@ -30,6 +30,18 @@ MEASURES = [("turns", "turns"), ("lead changes", "changes"),
             ("shared win", "share of games")]
 
 
+# the measures as a designer names them in a scenario or on the command line (targets.quality
+# of a tune, compare --metric quality:KEY), each with its row's measure name
+KEYS = {"turns": "turns", "lead_changes": "lead changes",
+        "decided_fraction": "decided turn / turns",
+        "decided_first_half": "decided in the first half",
+        "behind_run1": "winner behind at the end of run 1",
+        "behind_run2": "winner behind at the end of run 2",
+        "behind_any": "winner behind at some end of turn",
+        "drama": "winner's largest deficit (drama)", "margin": "winning margin",
+        "shared_win": "shared win"}
+
+
 def in_percent(unit: str) -> tuple[float, str]:
     """How a measure in ``unit`` is shown to a designer: (scale, unit), a share in % ("% of
     games", its differences in pp), any other measure as it is."""

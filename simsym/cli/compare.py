@@ -34,9 +34,11 @@ fail_on_option = click.option(
                    "B changed --metric by at least --delta, or --max-games is reached.")
 @click.option("--metric", default="seat-gap", show_default=True,
               help="With --until-decided: seat-gap, seat:N, card:CARD (its strength), "
-                   "gih:CARD, iwd:CARD or play:CARD.")
+                   "gih:CARD, iwd:CARD, play:CARD or quality:MEASURE (turns, lead_changes, "
+                   "drama, margin, shared_win, ...).")
 @click.option("--delta", default="2pp", show_default=True,
-              help="With --until-decided: the smallest change worth finding (2pp or 0.02).")
+              help="With --until-decided: the smallest change worth finding (2pp or 0.02; "
+                   "for a measure in another unit, a number of it: 1 for a turn).")
 @click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
               default=0.05, show_default=True, help="False alarm rate of the sequential test.")
 @click.option("--beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
@@ -71,8 +73,8 @@ def compare_cmd(a, b, games, seed, jobs, out, fail_on, until_decided, metric, de
     if until_decided:
         from simsym.studies.sequential import SPRT, parse_delta, parse_metric
 
-        test = SPRT(parse_delta(delta), alpha, beta)
         m = parse_metric(metric, a_sc, b_sc)
+        test = SPRT(parse_delta(delta, m), alpha, beta)
         cap = max_games or games or a_games
     elif max_games is not None:
         raise SimsymError("--max-games goes with --until-decided (else use --games)")

@@ -138,7 +138,7 @@ def interval(d) -> tuple[float, float, float]:
 
 # --- metrics of one block ------------------------------------------------------------------
 
-_METRIC = re.compile(r"^(seat-gap|seat:(\d+)|(card|gih|iwd|play):(.+))$")
+_METRIC = re.compile(r"^(seat-gap|seat:(\d+)|(card|gih|iwd|play):(.+)|quality:(.+))$")
 METRICS = {
     "seat-gap": "best minus worst seat's win share",
     "seat:N": "seat N's win share (0-based)",
@@ -146,6 +146,8 @@ METRICS = {
     "gih:CARD": "win share of players who held CARD",
     "iwd:CARD": "CARD's improvement when drawn (held minus never held)",
     "play:CARD": "CARD's play rate when held",
+    "quality:MEASURE": "a measure of how the game plays (turns, lead_changes, drama, margin, "
+                       "shared_win, ...; docs/designer-guide.md)",
 }
 
 
@@ -157,6 +159,7 @@ class Metric:
     seat: int | None = None
     card_kind: str | None = None
     kinds: tuple = field(default_factory=tuple)  # the card's kind code in A and in B
+    quality: int | None = None  # the measure's row in simsym.analysis.quality.MEASURES
 
     def value(self, totals: dict, agg, players: int, which: int) -> float:
         from simsym.studies.paired import card_metrics, seat_metrics
@@ -165,20 +168,64 @@ class Metric:
             return float(seat_metrics(totals, players)["seat_gap"][0])
         if self.seat is not None:
             return float(seat_metrics(totals, players)["win_rate"][self.seat])
+        if self.quality is not None:
+            from simsym.analysis.quality import quality_frame
+            from simsym.run.summary import quality_block
+
+            return float(quality_frame(quality_block(totals))["estimate"].iloc[self.quality])
         name = {"card": "strength", "gih": "gih_wr", "iwd": "iwd",
                 "play": "play_rate"}[self.card_kind]
         return float(card_metrics(agg, totals)[name][self.kinds[which]])
 
+    @property
+    def unit(self) -> str:
+        """The unit its changes are read in: pp for a share, else the measure's unit."""
+        from simsym.analysis.quality import MEASURES, SHARES
+
+        if self.quality is None:
+            return "pp"
+        u = MEASURES[self.quality][1]
+        return "pp" if u in SHARES else u
+
+    def delta_words(self, delta: float) -> str:
+        """The smallest change the test looks for, as the designer gave it: ``2 pp``,
+        ``1 turn``."""
+        k = 100.0 if self.unit == "pp" else 1.0
+        unit = self.unit[:-1] if k * delta == 1 and self.unit.endswith("s") else self.unit
+        return f"{k * delta:g} {unit}"
+
+    def fmt(self, x: float, lo: float | None = None, hi: float | None = None,
+            extra: int = 0) -> str:
+        """A change in its unit, signed (``+2.0 pp``, ``+0.27 turns``), with its interval
+        when given; ``extra`` decimals more than the report's (a mean per block)."""
+        from simsym.analysis.quality import MEASURES, digits
+
+        if self.unit == "pp":
+            k, d = 100.0, 1 if self.quality is None else digits(MEASURES[self.quality][1])
+        else:
+            k, d = 1.0, digits(self.unit)
+        d += extra
+        out = f"{k * x:+.{d}f} {self.unit}"
+        return out if lo is None else f"{out} ({k * lo:+.{d}f} to {k * hi:+.{d}f})"
+
 
 def parse_metric(spec: str, a_sc, b_sc) -> Metric:
-    """``seat-gap``, ``seat:N`` or ``card|gih|iwd|play:CARD`` -> a Metric, or a clear
-    error."""
+    """``seat-gap``, ``seat:N``, ``card|gih|iwd|play:CARD`` or ``quality:MEASURE`` -> a
+    Metric, or a clear error."""
+    from simsym.analysis.quality import KEYS, MEASURES
+
     m = _METRIC.match(spec.strip())
     if not m:
         raise SimsymError(f"metric {spec!r}: allowed: " + "; ".join(
             f"{k} ({v})" for k, v in METRICS.items()))
     if m[1] == "seat-gap":
         return Metric("seat-gap")
+    if m[5] is not None:
+        key = m[5].strip()
+        if key not in KEYS:
+            raise SimsymError(f"metric {spec!r}: no measure {key!r}; allowed: "
+                              + ", ".join(KEYS))
+        return Metric(spec, quality=[n for n, _ in MEASURES].index(KEYS[key]))
     if m[2] is not None:
         seat = int(m[2])
         if seat >= a_sc.players:
@@ -195,11 +242,16 @@ def parse_metric(spec: str, a_sc, b_sc) -> Metric:
     return Metric(spec, card_kind=m[3], kinds=tuple(kinds))
 
 
-def parse_delta(text) -> float:
-    """``2pp`` or ``0.02`` -> 0.02 (a bare number above 1 is refused: a share is below 1)."""
+def parse_delta(text, metric: Metric | None = None) -> float:
+    """The smallest change worth finding in the metric's own terms: for a share ``2pp`` or
+    ``0.02`` -> 0.02 (a bare number from 1 up is refused: a share is below 1); for a measure
+    of how the game plays in another unit, a number in that unit (``1`` turn)."""
     s = str(text).strip()
+    unit = metric.unit if metric is not None else "pp"
     try:
-        if s.endswith("pp"):
+        if unit != "pp":
+            v = float(s.removesuffix(unit).strip())
+        elif s.endswith("pp"):
             v = float(s[:-2]) / 100
         else:
             v = float(s)
@@ -207,7 +259,9 @@ def parse_delta(text) -> float:
                 raise ValueError
     except ValueError:
         raise SimsymError(f"delta {text!r}: expected percentage points (2pp) or a fraction "
-                          "below 1 (0.02)") from None
+                          "below 1 (0.02)" if unit == "pp" else
+                          f"delta {text!r}: expected a number of {unit} (the unit of "
+                          f"{metric.spec})") from None
     if v <= 0:
         raise SimsymError(f"delta {text!r}: must be above 0")
     return v
@@ -308,14 +362,14 @@ def batched(sc, blocks: list, seed: int):
 def verdict_lines(look: Look, metric: Metric, test: SPRT, cap: int) -> list[str]:
     """The sequential test's verdict in words (first in compare.md)."""
     d = look.decision
-    pp = f"{100 * test.delta:g} pp"
-    said = VERDICTS[d.verdict].format(m=f"`{metric.spec}`", d=pp)
+    delta = metric.delta_words(test.delta)
+    said = VERDICTS[d.verdict].format(m=f"`{metric.spec}`", d=delta)
     return [f"- **{said[0].upper()}{said[1:]}**, decided after **{look.games:,} games** each "
             f"({d.blocks} paired blocks; cap {cap:,})." if d.verdict else
             f"- **{said[0].upper()}{said[1:]}** after {look.games:,} games each (the cap).",
-            f"- Mean change B - A of `{metric.spec}` per block: {100 * d.mean:+.2f} pp "
-            f"(95% CI {100 * d.lo:+.2f} to {100 * d.hi:+.2f}).",
-            f"- GSPRT ({test.sides}-sided, H0: no change, H1: a change of {pp}; "
+            f"- Mean change B - A of `{metric.spec}` per block: "
+            f"{metric.fmt(d.mean, d.lo, d.hi, extra=1).replace(' (', ' (95% CI ', 1)}.",
+            f"- GSPRT ({test.sides}-sided, H0: no change, H1: a change of {delta}; "
             f"alpha {test.alpha:g}, beta {test.beta:g}): LLR "
             + ", ".join(f"{name} {v:+.2f}" for name, v in (("up", d.llr_up),
                                                             ("down", d.llr_down))
@@ -331,6 +385,8 @@ def subject_row(c, metric: Metric):
     if metric.seat is not None:
         s = c.seats[c.seats["metric"] == "win_rate"]
         return s.iloc[metric.seat]
+    if metric.quality is not None:
+        return c.quality.iloc[metric.quality]
     name = {"card": "strength", "gih": "gih_wr", "iwd": "iwd",
             "play": "play_rate"}[metric.card_kind]
     card = metric.spec.split(":", 1)[1].strip()
@@ -368,8 +424,6 @@ def subject_words(c, metric: Metric):
 def one_rule_line(c, metric: Metric) -> str:
     """The tested metric's difference over the games played, judged by the one rule (the
     sequential test chose when to stop; the verdict is the rule's, as everywhere)."""
-    from simsym.analysis.balance import fmt_pp
-
     r, judged = subject_words(c, metric)
     return (f"- **The verdict** on `{metric.spec}`, by the one rule over the games played: "
-            f"{fmt_pp(r['diff'], r['lo'], r['hi'])}, {judged}.")
+            f"{metric.fmt(r['diff'], r['lo'], r['hi'])}, {judged}.")

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from simsym.analysis.quality import KEYS
 from simsym.errors import InputError, Problems, did_you_mean, show
 from simsym.model.cards.model import CardSet
 from simsym.model.cards.notation import parse_notation
@@ -46,14 +47,7 @@ VARY_KEYS = ("cards", "rules", "seat_compensation")
 TARGET_KEYS = ("seat_spread", "iwd_band", "iwd_cards", "play_rate", "quality",
                "change_penalty")
 # targets.quality's keys: the measures of how the game plays (simsym.analysis.quality.MEASURES)
-QUALITY_KEYS = {"turns": "turns", "lead_changes": "lead changes",
-                "decided_fraction": "decided turn / turns",
-                "decided_first_half": "decided in the first half",
-                "behind_run1": "winner behind at the end of run 1",
-                "behind_run2": "winner behind at the end of run 2",
-                "behind_any": "winner behind at some end of turn",
-                "drama": "winner's largest deficit (drama)", "margin": "winning margin",
-                "shared_win": "shared win"}
+QUALITY_KEYS = KEYS  # targets.quality: the measures by the names a designer writes
 BUDGET = {  # key: (lo, hi, default; None: the scenario's seed)
     "trials": (1, 10_000, 30), "games": (10, 10**9, 4000), "block": (1, 10**8, 500),
     "seed": (0, 2**63 - 1, None), "finalists": (1, 20, 3), "holdout_games": (10, 10**9, None),

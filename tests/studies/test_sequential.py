@@ -4,6 +4,8 @@ simulated data, and the driver on real paired runs."""
 import math
 
 import numpy as np
+from pathlib import Path
+
 import pytest
 
 from simsym.errors import SimsymError
@@ -97,9 +99,19 @@ def test_metric_names():
     base = load_scenario("scenarios/base.yaml")
     assert parse_metric("seat:3", base, base).seat == 3
     assert parse_metric("gih:plato", base, base).kinds == (base.cards.index("Plato"),) * 2
-    for bad, says in (("seat:4", "0..3"), ("gih:Nobody", "no card"), ("speed", "allowed")):
+    for bad, says in (("seat:4", "0..3"), ("gih:Nobody", "no card"), ("speed", "allowed"),
+                      ("quality:length", "no measure 'length'; allowed: turns, lead_changes")):
         with pytest.raises(SimsymError, match=says):
             parse_metric(bad, base, base)
+    # a measure of how the game plays: its changes in its own unit (a share's in pp)
+    turns = parse_metric("quality:turns", base, base)
+    assert turns.unit == "turns" and parse_delta("1", turns) == 1.0
+    assert parse_delta("0.5 turns", turns) == 0.5 and turns.fmt(0.274) == "+0.27 turns"
+    with pytest.raises(SimsymError, match="a number of turns"):
+        parse_delta("2pp", turns)
+    shared = parse_metric("quality:shared_win", base, base)
+    assert shared.unit == "pp" and parse_delta("2pp", shared) == pytest.approx(0.02)
+    assert shared.fmt(0.0123, 0.001, 0.02) == "+1.2 pp (+0.1 to +2.0)"
 
 
 def test_block_size_keeps_deals_whole():
@@ -152,6 +164,38 @@ def test_verdict_lines_say_what_was_decided_and_after_how_many_games():
     undecided = t.state([0.01, -0.01, 0.03])
     lines = verdict_lines(Look(600, undecided, [], [], [], []), Metric("seat-gap"), t, 600)
     assert lines[0].startswith("- **Undecided at the cap") and "600 games each" in lines[0]
+
+
+def test_a_measure_of_how_the_game_plays_is_decided_in_its_unit(tmp_path):
+    """Four runs through the deck instead of three make games longer: the driver decides on
+    quality:turns, and compare.md says it in turns; the per-block values are those of the
+    blocks' own runs."""
+    from click.testing import CliRunner
+
+    from simsym.cli.main import main as cli
+    from simsym.studies.paired import quality_metric, run_batched
+
+    longer = tmp_path / "longer.yaml"
+    longer.write_text("extends: " + str(Path("scenarios/base.yaml").resolve())
+                      + "\nname: longer\nrules: {deck_runs: 4}\n")
+    res = CliRunner().invoke(cli, ["compare", "scenarios/base.yaml", str(longer),
+                                   "--until-decided", "--metric", "quality:turns", "--delta",
+                                   "1", "--block", "100", "--max-games", "8000", "--jobs", "1",
+                                   "--out", str(tmp_path / "c"), "--judge", "fast", "-q"])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "c" / "compare.md").read_text()
+    assert "**B raised `quality:turns` by at least 1 turn**" in md
+    verdict = next(x for x in md.splitlines() if x.startswith("- **The verdict** on"))
+    assert " turns (" in verdict and "pp" not in verdict
+    b = load_scenario(longer).judge("fast")
+    games = int(md.split("decided after **")[1].split(" games")[0].replace(",", ""))
+    run = run_batched(b, games, b.seed, batches=games // 100)
+    per_block = [quality_metric(run, i)[0] for i in range(len(run.batch_totals))]
+    a = load_scenario("scenarios/base.yaml").judge("fast")
+    base = run_batched(a, games, a.seed, batches=games // 100)
+    diffs = [x - quality_metric(base, i)[0] for i, x in enumerate(per_block)]
+    mean = f"{sum(diffs) / len(diffs):+.3f} turns"
+    assert f"per block: {mean} (95% CI" in md
 
 
 def test_blocks_of_a_look_pool_to_the_whole_run():

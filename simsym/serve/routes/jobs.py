@@ -59,9 +59,9 @@ def _spec_of(session: Session, form, a: Scenario, b: Scenario, title: str) -> Jo
 
     role = _picked(session, form)
     a, b = a.judge(role), b.judge(role)  # one table each: the judge's (the same deals)
-    delta = parse_delta(form.get("delta") or DEFAULT_DELTA)
     metric = (form.get("metric") or "").strip() or default_metric(a, b)
-    parse_metric(metric, a, b)  # a clear error now, not in the worker
+    delta = parse_delta(form.get("delta") or DEFAULT_DELTA,
+                        parse_metric(metric, a, b))  # a clear error now, not in the worker
     seed = whole_number(form.get("seed"), "seed", session.base.seed, 0, 2**63 - 1)
     cap = whole_number(form.get("max_games"), "max games", DEFAULT_MAX_GAMES, 1, 10**9)
     block = whole_number(form.get("block"), "block", DEFAULT_BLOCK, 1, 10**6)
