@@ -306,6 +306,12 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
                 if "against_start" in info else ""))
         history.append(info)
         weights = new
+    refined = None
+    if spec.refine is not None:
+        from simsym.studies.refine import refine_model
+
+        weights, refined = refine_model(sc, spec, weights, jobs=jobs, echo=echo,
+                                        out=rounds_dir)
     training = {"spec": spec.as_dict(), "scenario": sc.name, "decisions": sum(
         h["decisions"] for h in history), "features": len(FEATURES)}
     text = M.dumps(weights, training)
@@ -313,8 +319,9 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
     atomic_write_text(path, text)
     write_json(out / "train.json", {"scenario": sc.name, "spec": spec.as_dict(),
                                     "rounds": history,
+                                    **({"refine": refined} if refined is not None else {}),
                                     "seconds": round(time.perf_counter() - t_start, 1)})
-    atomic_write_text(out / "train.md", report_md(sc, spec, history, weights))
+    atomic_write_text(out / "train.md", report_md(sc, spec, history, weights, refined))
     return path
 
 
@@ -364,7 +371,7 @@ def _num(x):
     return "-" if x is None else f"{x:.3f}"
 
 
-def report_md(sc, spec: TrainSpec, history: list, weights) -> str:
+def report_md(sc, spec: TrainSpec, history: list, weights, refined=None) -> str:
     lines = [f"# A player learned from the search: {sc.name}", "",
              f"Teacher: `lookahead` with {spec.iterations} rollouts a decision, at most "
              f"{spec.candidates} candidates. {spec.rounds} rounds of {spec.games:,} games at "
@@ -387,6 +394,13 @@ def report_md(sc, spec: TrainSpec, history: list, weights) -> str:
                      f"{_pct(h['held_out_before']['agreement'])} | "
                      f"{_num(s['win_share'])}{ci} | {h.get('seconds', '-')} | "
                      f"{h.get('eval_seconds', '-')} |")
+    if not history:  # rounds 0: the start model, refined below
+        lines = lines[:2] + [f"No rounds of expert iteration: the start model ({spec.start}) "
+                             f"as it is; seed {spec.seed}."]
+    if refined is not None:
+        from simsym.studies.refine import report_lines
+
+        lines += report_lines(sc, spec, refined)
     lines += ["", "The model's weights (win shares per unit of feature, x1000), by decision, "
               "for the last phase of the game (draws stopped) and the first:", ""]
     W = np.asarray(weights)[:WEIGHTS].reshape(len(DECISIONS), NPHASE, NF) / M.SCALE * 1000

@@ -293,6 +293,44 @@ def test_training_is_reproducible_and_resumes(tmp_path):
     assert _train(tmp_path, tmp_path / "b", "--resume") == a
 
 
+REFINE_SPEC = """name: refine-tiny
+extends: simsym:base
+seed: 5
+train:
+  start: base
+  rounds: 0
+  refine: {generations: 2, pairs: 2, games: 16, greedy_games: 8, eval_games: 16}
+"""
+
+
+def test_refining_is_reproducible_and_moves_the_weights(tmp_path):
+    from simsym.cli.main import main as cli
+
+    spec = tmp_path / "refine-tiny.yaml"
+    spec.write_text(REFINE_SPEC)
+    files = []
+    for out in ("a", "b"):
+        res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / out),
+                                       "--jobs", "1"])
+        assert res.exit_code == 0, res.output
+        files.append((tmp_path / out / "model.json").read_bytes())
+    assert files[0] == files[1]
+    W = M.load(tmp_path / "a" / "model.json")
+    base = M.load_base()
+    assert (W != base).any()
+    assert (W[:LF.WEIGHTS][base[:LF.WEIGHTS] == 0] == 0).all()  # unused weights stay zero
+    report = json.loads((tmp_path / "a" / "train.json").read_text())
+    hist = report["refine"]["history"]
+    assert [h["generation"] for h in hist] == [1, 2]
+    assert hist[-1]["vs_start"]["games"] == 16 and hist[-1]["vs_greedy"]["games"] == 16
+    assert "Refined by direct search" in (tmp_path / "a" / "train.md").read_text()
+    spec.write_text(REFINE_SPEC.replace("pairs: 2", "pairs: 2, sigma: -1, mystery: 3"))
+    res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / "c")])
+    assert res.exit_code == 2
+    for words in ["train.refine.sigma", "train.refine.mystery"]:
+        assert words in res.output, res.output
+
+
 def test_train_block_errors_name_the_key(tmp_path):
     from simsym.cli.main import main as cli
 
