@@ -48,12 +48,16 @@ profile: $(STAMP)
 count: $(STAMP)
 	$(BIN)/python tools/count_instructions.py
 
-# The learned player shipped in the package (family `learned` without a model): trained from
-# the committed spec, its report kept in reports/train-base/ (docs/strategies.md).
+# The learned player's generations shipped in the package (family `learned`: the newest):
+# expert iteration (generations 1 and 2, reports/train-base/), then generation 2 refined by
+# direct search on its weights (generation 3, reports/train-refine/; about 25 minutes on two
+# cores); docs/strategies.md, "Generations".
 model: $(STAMP)
 	$(BIN)/simsym train scenarios/train-base.yaml --out reports/train-base --force
+	$(BIN)/simsym train scenarios/train-refine.yaml --out reports/train-refine --force
 	rm -f simsym/learned/generations/generation-*.json
-	cp reports/train-base/generations/generation-*.json simsym/learned/generations/
+	cp reports/train-base/generations/generation-*.json \
+	  reports/train-refine/generations/generation-*.json simsym/learned/generations/
 
 serve: $(STAMP)
 	$(BIN)/simsym serve $(SCENARIO)

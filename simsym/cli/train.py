@@ -23,7 +23,8 @@ def train(spec_path, out, resume, force, jobs, quiet):
 
     As SPEC's `train:` block says (rounds, games, tables, teacher, ridge, eval_games, seed):
     round after round the learner plays, the search labels the decisions it reaches, and
-    the model is fitted again.
+    the model is fitted again. A `refine:` block then tunes the weights by direct search
+    for winning (an evolution strategy; with rounds 0 and a start model, that model's).
     Writes model.json (play it with {family: learned, model: PATH}), train.md and
     train.json; each round is kept in rounds/ so that --resume goes on from there."""
     from simsym.errors import InputError

@@ -320,18 +320,34 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
         history.append(info)
         weights = new
         info["generation"] = first + r
-        text = M.dumps(weights, {"spec": spec.as_dict(), "scenario": sc.name,
-                                 "generation": first + r,
-                                 "decisions": sum(h["decisions"] for h in history),
-                                 "features": len(FEATURES)})
-        atomic_write_text(generations / f"generation-{first + r}.json", text)
+        text = _generation(generations, first + r, weights, spec, sc, history)
+    refined = None
+    if spec.refine is not None:
+        from simsym.studies.refine import refine_model
+
+        weights, refined = refine_model(sc, spec, weights, jobs=jobs, echo=echo, out=out,
+                                        rounds=rounds_dir, resume=resume)
+        refined["generation"] = first + spec.rounds  # one generation more
+        text = _generation(generations, first + spec.rounds, weights, spec, sc, history)
     path = out / "model.json"
     atomic_write_text(path, text)  # the last generation
     write_json(out / "train.json", {"scenario": sc.name, "spec": spec.as_dict(),
                                     "rounds": history,
+                                    **({"refine": refined} if refined is not None else {}),
                                     "seconds": round(time.perf_counter() - t_start, 1)})
-    atomic_write_text(out / "train.md", report_md(sc, spec, history, weights))
+    atomic_write_text(out / "train.md", report_md(sc, spec, history, weights, refined))
     return path
+
+
+def _generation(folder: Path, g: int, weights, spec, sc, history) -> str:
+    """Write generation ``g`` (its model file) into ``folder``; returns its text."""
+    from simsym.run.output import atomic_write_text
+
+    text = M.dumps(weights, {"spec": spec.as_dict(), "scenario": sc.name, "generation": g,
+                             "decisions": sum(h["decisions"] for h in history),
+                             "features": len(FEATURES)})
+    atomic_write_text(folder / f"generation-{g}.json", text)
+    return text
 
 
 def _label_round(sc, spec, r, weights, model_file, jobs, echo, Progress, map_tasks):
@@ -385,7 +401,7 @@ def _share(s) -> str:
     return f"{_num(s['win_share'])}{ci}"
 
 
-def report_md(sc, spec: TrainSpec, history: list, weights) -> str:
+def report_md(sc, spec: TrainSpec, history: list, weights, refined=None) -> str:
     lines = [f"# A player learned from the search: {sc.name}", "",
              f"Teacher: `lookahead` with {spec.iterations} rollouts a decision, at most "
              f"{spec.candidates} candidates. {spec.rounds} rounds of {spec.games:,} games at "
@@ -412,6 +428,13 @@ def report_md(sc, spec: TrainSpec, history: list, weights) -> str:
                      f"{_pct(h['held_out']['agreement'])} | {_num(h['held_out']['regret'])} | "
                      f"{_pct(h['held_out_before']['agreement'])} | {cells} | "
                      f"{h.get('seconds', '-')} | {h.get('eval_seconds', '-')} |")
+    if not history:  # rounds 0: the start model, refined below
+        lines = lines[:2] + [f"No rounds of expert iteration: the start model ({spec.start}) "
+                             f"as it is; seed {spec.seed}."]
+    if refined is not None:
+        from simsym.studies.refine import report_lines
+
+        lines += report_lines(sc, spec, refined)
     lines += ["", "The model's weights (win shares per unit of feature, x1000), by decision, "
               "for the last phase of the game (draws stopped) and the first:", ""]
     W = np.asarray(weights)[:WEIGHTS].reshape(len(DECISIONS), NPHASE, NF) / M.SCALE * 1000

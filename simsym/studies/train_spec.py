@@ -9,12 +9,24 @@
       teacher: {iterations: 64, candidates: 6, policy: greedy}   # the lookahead search
                            # that labels; policy learned: its rollouts play every seat as
                            # the round's model (a stronger teacher, at a learned table's cost)
-      start: base          # the model round 1 plays: a model file (relative to this file)
-                           # or base, the shipped one; default none, the zero model (greedy)
+      start: base          # the model round 1 plays: a model file (relative to this file),
+                           # base (the shipped one) or generation N (a shipped generation);
+                           # default none, the zero model (greedy)
       ridge: 1.0           # the fit's penalty on standardised weights
       least_gain: 0.005    # win shares a candidate must gain over greedy's to be played
       eval_games: 2000     # games a round's model plays against three greedy seats
       seed: 1              # default: the scenario's seed
+      refine:              # then a direct search on the weights (simsym.studies.refine)
+        steps: 60          #   evolution-strategy steps
+        pairs: 12          #   mirrored pairs of candidates a step
+        games: 2000        #   games a candidate plays against the opponent model's seats
+        greedy_games: 800  #   and against greedy seats
+        sigma: 0.2         #   perturbation, in units of each weight's size
+        step: 0.08         #   update size, in the same units
+        opponent: start    #   the other seats: the model the search starts from, or current
+        eval_games: 8000   #   held-out games measuring every tenth step
+
+`rounds: 0` with a `start:` model refines that model alone.
 
 Checked like the rest of a scenario: every problem at once, each naming file, line and key,
 what was found and what is allowed (exit 2).
@@ -22,6 +34,7 @@ what was found and what is allowed (exit 2).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from simsym.errors import InputError, Problems, did_you_mean, show
@@ -30,11 +43,15 @@ from simsym.model.yamlio import line_of
 
 TABLES = ("self", "greedy", "lookahead")
 INTS = {  # key: (lo, hi, default)
-    "rounds": (1, 100, 6), "games": (1, 10**7, 300), "eval_games": (0, 10**8, 2000),
+    "rounds": (0, 100, 6), "games": (1, 10**7, 300), "eval_games": (0, 10**8, 2000),
     "seed": (0, 2**63 - 1, None)}
 TEACHER = {"iterations": (2, 100_000, 64), "candidates": (2, 64, 6)}
 POLICIES = ("greedy", "learned")
-KEYS = (*INTS, "tables", "teacher", "ridge", "least_gain", "start")
+KEYS = (*INTS, "tables", "teacher", "ridge", "least_gain", "start", "refine")
+REFINE_INTS = {"steps": (1, 10_000), "pairs": (1, 1000), "games": (0, 10**7),
+               "greedy_games": (0, 10**7), "eval_games": (0, 10**8)}
+REFINE_FLOATS = {"sigma": (1e-6, 10.0), "step": (0.0, 10.0)}
+REFINE_OPPONENTS = ("start", "current")
 
 
 @dataclass(frozen=True)
@@ -51,6 +68,7 @@ class TrainSpec:
     policy: str = "greedy"
     start: str | None = None  # a model file's path as written in the spec, or "base"
     start_path: str | None = None  # that file resolved (None: the zero model)
+    refine: dict | None = None  # the refine block's settings (simsym.studies.refine.RefineSpec)
 
     def as_dict(self) -> dict:
         d = {"rounds": self.rounds, "games": self.games, "tables": list(self.tables),
@@ -61,6 +79,8 @@ class TrainSpec:
             d["teacher"]["policy"] = self.policy
         if self.start is not None:
             d["start"] = self.start
+        if self.refine is not None:
+            d["refine"] = dict(self.refine)
         return d
 
 
@@ -83,7 +103,7 @@ def parse_train(sc) -> TrainSpec:
     problems = Problems()
     values = {k: v[2] for k, v in INTS.items()}
     values.update(tables=("self", "greedy"), iterations=64, candidates=6, ridge=1.0,
-                  least_gain=0.005, policy="greedy", start=None, start_path=None)
+                  least_gain=0.005, policy="greedy", start=None, start_path=None, refine=None)
     for k, v in data.items():
         kl = line_of(data, k, line)
         key = f"train.{k}"
@@ -126,10 +146,16 @@ def parse_train(sc) -> TrainSpec:
                 values[k] = float(v)
         elif k == "start":
             values["start"], values["start_path"] = _start(v, sc, file, kl, key, problems)
+        elif k == "refine":
+            values["refine"] = _refine(v, file, kl, key, problems)
         else:
             problems.add(InputError(f"train has no setting {show(k)}"
                                     f"{did_you_mean(str(k), KEYS)}; allowed: "
                                     + ", ".join(KEYS), file, kl, key))
+    if values["rounds"] == 0 and values["start"] is None:
+        problems.add(InputError("rounds 0 trains nothing: give a start model to refine, or "
+                                "rounds from 1", file, line_of(data, "rounds", line),
+                                "train.rounds"))
     problems.raise_if_any()
     if values["seed"] is None:
         values["seed"] = sc.seed
@@ -144,11 +170,19 @@ def _start(v, sc, file, line, key, problems):
     from simsym.learned import model as M
 
     if not isinstance(v, str) or not v.strip():
-        problems.add(InputError(f"expected a model file's path or base (the shipped model), "
-                                f"found {show(v)}", file, line, key))
+        problems.add(InputError(f"expected a model file's path, base (the shipped model) or "
+                                f"generation N (a shipped generation), found {show(v)}", file,
+                                line, key))
         return None, None
     if v == "base":
         return v, str(M.BASE_MODEL)
+    named = re.fullmatch(r"generation\s+(\d+)", v.strip())
+    if named:
+        if int(named[1]) not in M.generations():
+            problems.add(InputError(f"no generation {named[1]} is shipped; allowed: "
+                                    + ", ".join(map(str, M.generations())), file, line, key))
+            return None, None
+        return v, str(M.generation_path(int(named[1])))
     p = Path(v).expanduser()
     if not p.is_absolute():
         p = Path(sc.path).resolve().parent / p
@@ -158,3 +192,39 @@ def _start(v, sc, file, line, key, problems):
         problems.add(e)
         return None, None
     return v, str(p)
+
+
+def _refine(v, file, line, key, problems):
+    """The `refine:` block as a dict of RefineSpec's settings (defaults filled in)."""
+    from simsym.studies.refine import RefineSpec
+
+    allowed = (*REFINE_INTS, *REFINE_FLOATS, "opponent")
+    if not isinstance(v, dict):
+        problems.add(InputError(f"expected a mapping with some of {', '.join(allowed)}, "
+                                f"found {show(v)}", file, line, key))
+        return None
+    out = RefineSpec().as_dict()
+    del out["seed"]
+    for rk, rv in v.items():
+        rl = line_of(v, rk, line)
+        rkey = f"{key}.{rk}"
+        if rk in REFINE_INTS:
+            out[rk] = _int(rv, *REFINE_INTS[rk], file, rl, rkey, problems)
+        elif rk in REFINE_FLOATS:
+            lo, hi = REFINE_FLOATS[rk]
+            if isinstance(rv, bool) or not isinstance(rv, (int, float)) or not lo <= rv <= hi:
+                problems.add(InputError(f"expected a number from {lo:g} to {hi:g}, found "
+                                        f"{show(rv)}", file, rl, rkey))
+            else:
+                out[rk] = float(rv)
+        elif rk == "opponent":
+            if rv not in REFINE_OPPONENTS:
+                problems.add(InputError(f"expected one of {', '.join(REFINE_OPPONENTS)}, "
+                                        f"found {show(rv)}", file, rl, rkey))
+            else:
+                out[rk] = rv
+        else:
+            problems.add(InputError(f"refine has no setting {show(rk)}"
+                                    f"{did_you_mean(str(rk), allowed)}; allowed: "
+                                    + ", ".join(allowed), file, rl, rkey))
+    return out

@@ -354,30 +354,63 @@ def test_training_from_a_model_with_learned_rollouts_writes_each_generation(tmp_
     assert (g_labc[:, LC.TOTAL] != labc[:, LC.TOTAL]).any()  # ... valued by other rollouts
 
 
-@pytest.mark.slow
-def test_make_model_reproduces_every_shipped_generation_byte_for_byte(tmp_path):
-    """The Makefile's `model` recipe, run here: every generation it trains is the file the
-    package ships, byte for byte, and the shipped model is the last of them."""
-    import re
+def _model_recipe() -> list[list[str]]:
+    """The `simsym train` command lines of the Makefile's `model` recipe."""
     import shlex
-    import subprocess
-    import sys
 
     make = Path("Makefile").read_text()
     recipe = make.split("\nmodel:", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
-    trains = [shlex.split(line.strip()) for line in recipe if " train " in line]
-    assert trains, "the model recipe trains"
-    out = tmp_path / "model"
-    for cmd in trains:
-        args = [a.replace("reports/", f"{out}/") for a in cmd[1:]]
-        done = subprocess.run([sys.executable, "-c", "from simsym.cli.main import main; main()",
-                               *args, "--jobs", "2", "-q"], capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-    made = {int(re.search(r"generation-(\d+)", p.name)[1]): p
-            for p in out.glob("*/generations/generation-*.json")}
+    return [shlex.split(line.strip())[1:] for line in recipe if " train " in line]
+
+
+@pytest.mark.slow
+def test_make_model_reproduces_every_shipped_generation_byte_for_byte(tmp_path):
+    """The Makefile's `model` recipe, checked here: its expert iteration is run whole, and
+    every generation it trains is the file the package ships, byte for byte; its refine (100
+    steps of a direct search, about 25 minutes) is played again from the path it
+    recorded (refine-path.json) at its first step, its 91st and its last, each reaching
+    the recorded state exactly, and the model of its last state is the shipped generation,
+    byte for byte."""
+    import subprocess
+    import sys
+
+    from simsym.model.scenario import load_scenario
+    from simsym.studies import refine as R
+    from simsym.studies.train import _generation
+    from simsym.studies.train_spec import parse_train
+
+    trains = _model_recipe()
+    assert len(trains) == 2, "the model recipe trains, then refines"
+    made = {}
+    for args in trains:
+        assert args[0] == "train"
+        sc = load_scenario(args[1])
+        spec = parse_train(sc)
+        out = Path(args[args.index("--out") + 1])
+        if spec.refine is None:  # expert iteration: run whole
+            mine = tmp_path / out.name
+            done = subprocess.run([sys.executable, "-c",
+                                   "from simsym.cli.main import main; main()", "train",
+                                   args[1], "--out", str(mine), "--force", "--jobs", "2", "-q"],
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+            for p in (mine / "generations").glob("generation-*.json"):
+                made[int(p.stem.split("-")[1])] = p.read_bytes()
+            continue
+        path = json.loads((out / R.PATH_JSON).read_text())  # the committed search's path
+        start = M.load(spec.start_path)
+        G = path["settings"]["steps"]
+        assert len(path["digests"]) == G + 1
+        for done in (0, 90, G - 1):
+            state = R.replay(sc, start, spec, path, done, jobs=2)
+            assert state.digest() == path["digests"][done + 1], f"step {done + 1}"
+        assert state.to_json() == path["states"][str(G)]
+        weights = R.weights_at(start, R.weight_scale(start), state.z)
+        g = M.generation_of(spec.start_path) + 1
+        made[g] = _generation(tmp_path, g, weights, spec, sc, []).encode()
     assert sorted(made) == M.generations()
-    for g, p in made.items():
-        assert p.read_bytes() == M.generation_path(g).read_bytes(), f"generation {g}"
+    for g, text in made.items():
+        assert text == M.generation_path(g).read_bytes(), f"generation {g}"
 
 
 def test_a_shipped_generation_is_played_by_its_number(tmp_path):
@@ -398,6 +431,68 @@ def test_a_shipped_generation_is_played_by_its_number(tmp_path):
         make_strategy({"family": "learned", "generation": 999})
     with pytest.raises(InputError, match="not both"):
         make_strategy({"family": "learned", "generation": gens[0], "model": "m.json"})
+
+
+REFINE_SPEC = """name: refine-tiny
+extends: simsym:base
+seed: 5
+train:
+  start: base
+  rounds: 0
+  refine: {steps: 2, pairs: 2, games: 16, greedy_games: 8, eval_games: 16}
+"""
+
+
+def test_refining_is_reproducible_and_moves_the_weights(tmp_path):
+    from simsym.cli.main import main as cli
+
+    spec = tmp_path / "refine-tiny.yaml"
+    spec.write_text(REFINE_SPEC)
+    files = []
+    for out in ("a", "b"):
+        res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / out),
+                                       "--jobs", "1"])
+        assert res.exit_code == 0, res.output
+        files.append((tmp_path / out / "model.json").read_bytes())
+    assert files[0] == files[1]
+    W = M.load(tmp_path / "a" / "model.json")
+    base = M.load_base()
+    assert (W != base).any()
+    assert (W[:LF.WEIGHTS][base[:LF.WEIGHTS] == 0] == 0).all()  # unused weights stay zero
+    report = json.loads((tmp_path / "a" / "train.json").read_text())
+    hist = report["refine"]["history"]
+    assert [h["step"] for h in hist] == [1, 2]
+    assert hist[-1]["vs_start"]["games"] == 16 and hist[-1]["vs_greedy"]["games"] == 16
+    assert "Refined by direct search" in (tmp_path / "a" / "train.md").read_text()
+    # the search's path: a digest per generation, whole states to play any stretch again
+    from simsym.model.scenario import load_scenario
+    from simsym.studies import refine as R
+    from simsym.studies.train_spec import parse_train
+
+    path = json.loads((tmp_path / "a" / R.PATH_JSON).read_text())
+    assert len(path["digests"]) == 3 and sorted(path["states"]) == ["0", "1", "2"]
+    sc = load_scenario(spec)
+    again = R.replay(sc, base, parse_train(sc), path, 1)
+    assert again.digest() == path["digests"][2] and again.to_json() == path["states"]["2"]
+    # cut off after its first step: --resume plays only the second, to the same model
+    rounds = tmp_path / "b" / "rounds"
+    (rounds / "refine-state.json").write_text(json.dumps(
+        {"state": path["states"]["1"], "path": {"digests": path["digests"][:2],
+                                                "states": {"0": path["states"]["0"],
+                                                           "1": path["states"]["1"]}}}))
+    for f in ("model.json", "train.json", R.PATH_JSON):
+        (tmp_path / "b" / f).unlink()
+    res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / "b"),
+                                   "--jobs", "1", "--resume"])
+    assert res.exit_code == 0 and "resumed after step 1" in res.output, res.output
+    assert (tmp_path / "b" / "model.json").read_bytes() == files[0]
+    assert (tmp_path / "b" / R.PATH_JSON).read_bytes() == \
+        (tmp_path / "a" / R.PATH_JSON).read_bytes()
+    spec.write_text(REFINE_SPEC.replace("pairs: 2", "pairs: 2, sigma: -1, mystery: 3"))
+    res = CliRunner().invoke(cli, ["train", str(spec), "--out", str(tmp_path / "c")])
+    assert res.exit_code == 2
+    for words in ["train.refine.sigma", "train.refine.mystery"]:
+        assert words in res.output, res.output
 
 
 def test_train_block_errors_name_the_key(tmp_path):
