@@ -62,7 +62,7 @@ def measure_words(r: dict) -> str:
     share = r["unit"].startswith("%")
     unit = "%" if share else f" {r['unit']}"
     return (f"{r['name']} {pp(r['newest'], '', d)}{unit} against {pp(r['previous'], '', d)}"
-            f"{unit}, {move_words(r, 'pp' if share else '', d)}")
+            f"{unit}, {move_words(r, 'pp' if share else r['unit'], d)}")
 
 
 def range_words(r: dict, unit: str = "pp", sign: str = "+") -> str:
@@ -126,7 +126,9 @@ def lines(doc: dict, listed: int = 8) -> list[str]:
                    f"{c['state']['newest']} under generation {b} (spread "
                    f"{pp(c['newest'], '')} pp), {c['state']['previous']} under generation "
                    f"{a} ({pp(c['previous'], '')} pp); {move_words(c)}: "
-                   f"**{verdict_words(c['holds'], c['real'])}**.")
+                   f"**{verdict_words(c['holds'], c['real'])}**"
+                   + ("." if stopped(c["holds"], c["real"]) else
+                      f" (a spread of {range_words(c, sign='')})."))
     cards = doc["cards"]
     moving = [r for r in cards if not stopped(r["holds"], r["real"])]
     changed = [r for r in moving if not r["holds"]]

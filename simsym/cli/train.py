@@ -21,12 +21,14 @@ from simsym.cli.common import jobs_option, out_dir, out_option, quiet_option
 def train(spec_path, out, resume, force, jobs, quiet):
     """Train a `learned` player from the `lookahead` search.
 
-    As SPEC's `train:` block says (rounds, games, tables, teacher, ridge, eval_games, seed):
-    round after round the learner plays, the search labels the decisions it reaches, and
-    the model is fitted again. A `refine:` block then tunes the weights by direct search
-    for winning (an evolution strategy; with rounds 0 and a start model, that model's).
-    Writes model.json (play it with {family: learned, model: PATH}), train.md and
-    train.json; each round is kept in rounds/ so that --resume goes on from there."""
+    As SPEC's `train:` block says (rounds, games, tables, teacher, ridge, eval_games, seed,
+    start): round after round the learner plays, the search labels the decisions it
+    reaches, and the model is fitted again. A `refine:` block then tunes the weights by
+    direct search for winning (an evolution strategy; with rounds 0 and a start model, that
+    model's). Each round's model, and the refined one, is a generation, counted on from the
+    start model's: generations/generation-N.json. Writes model.json (the last; play it with
+    {family: learned, model: PATH}), train.md and train.json; each round and each step of a
+    refine is kept in rounds/ so that --resume goes on from there."""
     from simsym.errors import InputError
     from simsym.model.scenario import load_scenario
     from simsym.run.lock import out_dir_lock
