@@ -50,7 +50,7 @@ count: $(STAMP)
 
 # The learned player's generations shipped in the package (family `learned`: the newest):
 # expert iteration (generations 1 and 2, reports/train-base/), then generation 2 refined by
-# direct search on its weights (generation 3, reports/train-refine/; about 25 minutes on two
+# direct search on its weights (generation 3, reports/train-refine/; 23 to 37 minutes on two
 # cores); docs/strategies.md, "Generations".
 model: $(STAMP)
 	$(BIN)/simsym train scenarios/train-base.yaml --out reports/train-base --force

@@ -367,7 +367,7 @@ def _model_recipe() -> list[list[str]]:
 def test_make_model_reproduces_every_shipped_generation_byte_for_byte(tmp_path):
     """The Makefile's `model` recipe, checked here: its expert iteration is run whole, and
     every generation it trains is the file the package ships, byte for byte; its refine (100
-    steps of a direct search, about 25 minutes) is played again from the path it
+    steps of a direct search, half an hour) is played again from the path it
     recorded (refine-path.json) at its first step, its 91st and its last, each reaching
     the recorded state exactly, and the model of its last state is the shipped generation,
     byte for byte."""
