@@ -48,9 +48,10 @@ def generation_path(n: int) -> Path:
     return GENERATIONS / f"generation-{n}.json"
 
 
-NEWEST = generations()[-1]
+_SHIPPED = generations()
+NEWEST = _SHIPPED[-1]
 BASE_MODEL = generation_path(NEWEST)  # the shipped model: the newest generation
-PREVIOUS = generations()[-2] if len(generations()) > 1 else None  # the one before it
+PREVIOUS = _SHIPPED[-2] if len(_SHIPPED) > 1 else None  # the one before it
 
 
 def weights_to_json(w: np.ndarray) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -104,9 +105,35 @@ def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=(), started
     worker processes exist (after the first submissions: a pool forks all its processes at
     the first), so that this process may start a thread then without a fork copying its
     locks."""
+    with task_pool(jobs, initializer, initargs) as pool:
+        pool.map(fn, tasks, take, started)
+
+
+class TaskPool:
+    """Where :func:`task_pool`'s maps run: here (``pool`` None) or in its worker processes."""
+
+    def __init__(self, pool, jobs: int):
+        self.pool, self.jobs = pool, jobs
+
+    def map(self, fn, tasks, take, started=None):
+        """:func:`map_tasks`'s contract, in this pool's processes."""
+        if self.pool is None:
+            for task in tasks:
+                take(fn(*task))
+            return
+        from simsym.run.lifeline import raise_if_stopped
+
+        _feed_pool(self.pool, fn, tasks, take, self.jobs, raise_if_stopped, started)
+
+
+@contextmanager
+def task_pool(jobs: int, initializer=None, initargs=()):
+    """A :class:`TaskPool` whose worker processes (``jobs`` of them; none for ``jobs`` 1)
+    serve every map of the block, for work of many rounds that should not start processes
+    (and load their kernels) again each round. Its workers live as :func:`map_tasks`'s do:
+    they never outlive this process, and a stop signal ends them all."""
     if jobs <= 1:
-        for task in tasks:
-            take(fn(*task))
+        yield TaskPool(None, jobs)
         return
     from simsym.run.lifeline import deferred_signals, raise_if_stopped
 
@@ -114,7 +141,7 @@ def map_tasks(fn, tasks, take, jobs: int, initializer=None, initargs=(), started
                                initargs=(os.getpid(), initializer, initargs))
     with deferred_signals():
         try:
-            _feed_pool(pool, fn, tasks, take, jobs, raise_if_stopped, started)
+            yield TaskPool(pool, jobs)
         except BrokenProcessPool:
             raise WorkerLost() from None
         finally:

@@ -29,7 +29,7 @@ def generations_of(sc):
     judged scenario's strong table, or None when its verdicts have no generation before."""
     from simsym.learned.model import NEWEST, PREVIOUS
 
-    strong = sc.judge("strong") if sc.judges else sc
+    strong = sc.judge("strong")  # a scenario with one table is that table
     if len(strong.strategies) != 1:
         return None
     prev = previous_generation(strong.strategies[0])

@@ -23,7 +23,6 @@ update sums in a fixed order; the same spec gives the same model file.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -49,7 +48,8 @@ class RefineSpec:
                 "opponent": self.opponent, "eval_games": self.eval_games, "seed": self.seed}
 
 
-def _mix(*xs) -> int:
+def derived_seed(*xs) -> int:
+    """A seed from values (their repr's sha256): the streams of a training and its refine."""
     h = hashlib.sha256(repr(xs).encode()).digest()
     return int.from_bytes(h[:8], "little") >> 1
 
@@ -121,41 +121,6 @@ def _task(i, sc, against, seed, weights, opponent, g0, g1):
     return i, play_units(sc, against, seed, weights, opponent, g0, g1)
 
 
-class _Runner:
-    """Runs play tasks here (jobs 1) or in a pool kept for the whole search."""
-
-    def __init__(self, jobs: int):
-        self.pool = None
-        if jobs > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            from simsym.run.executor import _init_pool_worker
-
-            self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_pool_worker,
-                                            initargs=(os.getpid(), None, ()))
-
-    def run(self, tasks) -> list[int]:
-        out = [0] * len(tasks)
-        if self.pool is None:
-            for t in tasks:
-                i, u = _task(*t)
-                out[i] = u
-        else:
-            for i, u in self.pool.map(_task_star, tasks):
-                out[i] = u
-        return out
-
-    def close(self):
-        if self.pool is not None:
-            from simsym.run.executor import _end_workers
-
-            _end_workers(self.pool)
-
-
-def _task_star(t):
-    return _task(*t)
-
-
 def _split(games: int, parts: int, players: int):
     """games (a multiple of players) in about ``parts`` ranges of whole deals."""
     deals = games // players
@@ -163,8 +128,9 @@ def _split(games: int, parts: int, players: int):
     return [(d * players, min(deals, d + step) * players) for d in range(0, deals, step)]
 
 
-def _score(runner, sc, cands, opponent, g_base, games, greedy_games, seeds, jobs):
-    """Each candidate's win units over its games against the opponent and greedy seats."""
+def _score(pool, sc, cands, opponent, g_base, games, greedy_games, seeds, jobs):
+    """Each candidate's win units over its games against the opponent and greedy seats,
+    played in ``pool`` (simsym.run.executor.TaskPool)."""
     P = sc.players
     tasks, owner = [], []
     per = max(1, 2 * jobs // max(1, len(cands)))  # split games when candidates are few
@@ -178,7 +144,13 @@ def _score(runner, sc, cands, opponent, g_base, games, greedy_games, seeds, jobs
                 tasks.append((len(tasks), sc, against, seed, w, opponent, g_base + a,
                               g_base + b))
                 owner.append(c)
-    units = runner.run(tasks)
+    units = [0] * len(tasks)
+
+    def take(res):
+        i, u = res
+        units[i] = u
+
+    pool.map(_task, tasks, take)
     total = [0] * len(cands)
     for t, u in enumerate(units):
         total[owner[t]] += u
@@ -219,7 +191,7 @@ def first_state(start: np.ndarray, spec: RefineSpec) -> State:
                  rng.bit_generator.state, [])
 
 
-def step(sc, start: np.ndarray, spec: RefineSpec, state: State, runner, jobs: int,
+def step(sc, start: np.ndarray, spec: RefineSpec, state: State, pool, jobs: int,
          echo) -> State:
     """One step of the search from ``state``: its candidates played on the
     step's deals, z moved along the pairs' directions; every tenth step and the
@@ -233,8 +205,9 @@ def step(sc, start: np.ndarray, spec: RefineSpec, state: State, runner, jobs: in
     active = np.flatnonzero(scale > 0)
     z = state.z
     P = sc.players
-    seeds = (_mix(spec.seed, "model"), _mix(spec.seed, "greedy"))
-    held = (_mix(spec.seed, "held-out model"), _mix(spec.seed, "held-out greedy"))
+    seeds = (derived_seed(spec.seed, "model"), derived_seed(spec.seed, "greedy"))
+    held = (derived_seed(spec.seed, "held-out model"),
+            derived_seed(spec.seed, "held-out greedy"))
     per_gen = max(spec.games, spec.greedy_games)
     per_gen += (-per_gen) % P
     gen = state.done
@@ -246,7 +219,7 @@ def step(sc, start: np.ndarray, spec: RefineSpec, state: State, runner, jobs: in
     for k in range(spec.pairs):
         cands.append(weights_at(start, scale, z + spec.sigma * eps[k]))
         cands.append(weights_at(start, scale, z - spec.sigma * eps[k]))
-    units = _score(runner, sc, cands, opponent, gen * per_gen, spec.games,
+    units = _score(pool, sc, cands, opponent, gen * per_gen, spec.games,
                    spec.greedy_games, seeds, jobs)
     n_games = (spec.games - spec.games % P) + (spec.greedy_games - spec.greedy_games % P)
     diff = np.array([units[2 * k] - units[2 * k + 1] for k in range(spec.pairs)],
@@ -267,7 +240,7 @@ def step(sc, start: np.ndarray, spec: RefineSpec, state: State, runner, jobs: in
         w = weights_at(start, scale, z)
         ev = spec.eval_games - spec.eval_games % P
         (u_model, u_greedy) = [
-            _score(runner, sc, [w], start, 0, ev if k == 0 else 0,
+            _score(pool, sc, [w], start, 0, ev if k == 0 else 0,
                    ev if k == 1 else 0, held, jobs)[0] for k in (0, 1)]
         for name, u in (("vs_start", u_model), ("vs_greedy", u_greedy)):
             lo, hi = wilson(u / 60, ev)
@@ -284,16 +257,15 @@ def refine(sc, start: np.ndarray, spec: RefineSpec, *, jobs: int, echo,
     """The refined model (MODEL_SIZE,) int64 and the search's history (one entry per
     step; every tenth and the last also measured on held-out deals), from ``state``
     (a search cut off) or the start; ``on_step(state)`` after each step."""
+    from simsym.run.executor import task_pool
+
     start = np.asarray(start, np.int64)
     state = state or first_state(start, spec)
-    runner = _Runner(jobs)
-    try:
+    with task_pool(jobs) as pool:  # one pool for the whole search: its workers keep setups
         while state.done < spec.steps:
-            state = step(sc, start, spec, state, runner, jobs, echo)
+            state = step(sc, start, spec, state, pool, jobs, echo)
             if on_step is not None:
                 on_step(state)
-    finally:
-        runner.close()
     return weights_at(start, weight_scale(start), state.z), state.history
 
 
@@ -317,7 +289,7 @@ def refine_model(sc, spec, weights, *, jobs: int, echo, out=None,
 
     from simsym.run.output import write_json
 
-    rs = RefineSpec(**spec.refine, seed=_mix(spec.seed, "refine"))
+    rs = RefineSpec(**spec.refine, seed=derived_seed(spec.seed, "refine"))
     state = first_state(weights, rs)
     path = {"digests": [state.digest()], "states": {"0": state.to_json()}}
     keep = rounds / "refine-state.json" if rounds is not None else None
@@ -348,14 +320,12 @@ def refine_model(sc, spec, weights, *, jobs: int, echo, out=None,
 def replay(sc, start: np.ndarray, spec, path: dict, done: int, jobs: int = 1) -> State:
     """Play step ``done`` + 1 of a search again from its recorded state (``path``:
     refine-path.json's content); the state it reaches."""
-    rs = RefineSpec(**{k: v for k, v in path["settings"].items() if k != "seed"},
-                    seed=path["settings"]["seed"])
-    runner = _Runner(jobs)
-    try:
-        return step(sc, start, rs, State.from_json(path["states"][str(done)]), runner, jobs,
+    from simsym.run.executor import task_pool
+
+    rs = RefineSpec(**path["settings"])
+    with task_pool(jobs) as pool:
+        return step(sc, start, rs, State.from_json(path["states"][str(done)]), pool, jobs,
                     lambda _: None)
-    finally:
-        runner.close()
 
 
 def report_lines(sc, spec, refined: dict) -> list[str]:

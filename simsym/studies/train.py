@@ -41,6 +41,7 @@ import numpy as np
 
 from simsym.learned import model as M
 from simsym.learned.features import DECISIONS, FEATURES, MODEL_SIZE, NF, NPHASE, WEIGHTS
+from simsym.studies.refine import derived_seed
 from simsym.studies.train_spec import TrainSpec
 
 HOLDOUT_EVERY = 5
@@ -48,11 +49,6 @@ CHUNK = 10  # games a task labels
 LABEL_ROWS_PER_TURN = 48  # room: a turn's decisions (four, and trade answers) x candidates
 VALUE_UNIT = 1024 * 60  # a whole win in rollout value units (docs 6.6)
 EVAL_SEED_SALT = 0xE7A1
-
-
-def _mix(*xs) -> int:
-    h = hashlib.sha256(repr(xs).encode()).digest()
-    return int.from_bytes(h[:8], "little") >> 1
 
 
 def table_scenario(sc, table: str, learned_model: str, spec: TrainSpec, seed: int):
@@ -303,10 +299,10 @@ def run_train(sc, spec: TrainSpec, out: Path, *, jobs: int, resume: bool, echo,
                     "held_out": evaluate_labels(C[hold], F[hold], new),
                     "held_out_before": evaluate_labels(C[hold], F[hold], weights),
                     "strength": strength(sc, mfile, spec.eval_games,
-                                         _mix(spec.seed, EVAL_SEED_SALT), jobs)}
+                                         derived_seed(spec.seed, EVAL_SEED_SALT), jobs)}
             if spec.start_path:
                 info["against_start"] = strength(sc, mfile, spec.eval_games,
-                                                 _mix(spec.seed, EVAL_SEED_SALT, 1), jobs,
+                                                 derived_seed(spec.seed, EVAL_SEED_SALT, 1), jobs,
                                                  against=spec.start_path)
             info["eval_seconds"] = round(time.perf_counter() - t1, 1)
             write_json(info_file, info)
@@ -353,7 +349,7 @@ def _generation(folder: Path, g: int, weights, spec, sc, history) -> str:
 def _label_round(sc, spec, r, weights, model_file, jobs, echo, Progress, map_tasks):
     tasks = []
     for t, table in enumerate(spec.tables):
-        seed = _mix(spec.seed, r, table)
+        seed = derived_seed(spec.seed, r, table)
         tsc = table_scenario(sc, table, str(model_file), spec, seed)
         games = spec.games - spec.games % (sc.players if tsc.seating == "rotate" else 1)
         for g0 in range(0, games, CHUNK):
