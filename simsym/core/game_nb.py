@@ -1353,6 +1353,27 @@ def discard_and_redraw(tb, s, a, cards, nd):
     s.sc[GS.AT] = AT.TRADING
 
 
+@njit(**NO_RC_PY)
+def trade_leaves(tb, s, go):
+    """Called with ``go`` False, it plays nothing: the call compiles (or loads from numba's
+    cache) the kernels trading calls that call nothing of the search, each with the argument
+    types trading gives it. The game loop's compile comes to them late, after the search,
+    so a second process can compile them meanwhile and the first loads them from the cache
+    (simsym.engine.compiled.ready)."""
+    if go:
+        m = np.int64(0)
+        ti = np.int64(ALL_TYPES)
+        w = np.int64(0)
+        floor = np.int64(0)
+        _bound_prep(tb.bt, s.bscr, s.tmp2, m, ti)
+        _bound_may_beat(tb.bt, s.bscr, w, ti, floor)
+        ae_prep(s.tmp2, m, tb.kinds, tb.rules, s.bscr, np.int64(BSCR_AE))
+        ae_may_beat_with(s.bscr, np.int64(BSCR_AE), tb.kinds, tb.rules, w, floor)
+        all_equal_above_ws(s.tmp2, m + 1, tb.kinds, tb.rules, w, floor, s.sws)
+        social_above_ws(s.tmp2, m + 1, tb.kinds, tb.rules, w, floor, s.sws)
+        _swap_may_play(tb.bt, s.hands, s.hn, s.memo, m, w, w, w, ti)
+
+
 @njit(**NO_RC)
 def trading(tb, s):
     """docs 6.5: the active seat's attempts, then one attempt by each other seat that trades

@@ -209,7 +209,8 @@ def ready(setup: Setup, look=None) -> None:
     it: compiled from inside the lookahead loop's compile, numba takes about twice as long
     over the trade code (measured: 29 s against 14 s), and a judged run needs it anyway."""
     tb = setup.table()
-    compiled_once("greedy", lambda: _play_chunk(setup, tb, G.new_state(tb, 0), 0, 0))
+    compiled_once("greedy", lambda: _play_chunk(setup, tb, G.new_state(tb, 0), 0, 0),
+                  helper=lambda: G.trade_leaves(tb, G.new_state(tb, 0), False))
     if setup.lookahead:
         compiled_once("lookahead" if setup.searched(look) else "learned",
                       lambda: _run_chunk(setup, 0, 0, look=look))
@@ -280,39 +281,51 @@ def compile_seconds() -> float:
     return _SPENT[0]
 
 
-def compile_lock_path() -> Path:
+def compile_lock_path(part: str = "") -> Path:
     """The lock the processes sharing one numba cache take to compile its kernels: one per
     cache folder (simsym.core.kernel_cache_dir: one per kernel sources, so two copies of the
     same simsym share it) and compile settings (NUMBA_BOUNDSCHECK, NUMBA_OPT: a
-    bounds-checked build has its own cache and need not wait for the plain one)."""
+    bounds-checked build has its own cache and need not wait for the plain one). ``part``
+    "helper": the lock of the part another process takes on meanwhile (compiled_once)."""
     import numba
 
     c = numba.config
-    where = repr((c.CACHE_DIR, c.BOUNDSCHECK, c.OPT))
+    where = repr((c.CACHE_DIR, c.BOUNDSCHECK, c.OPT)) + part
     return (Path(tempfile.gettempdir())
             / f"simsym-compile-{hashlib.sha256(where.encode()).hexdigest()[:16]}.lock")
 
 
-def compile_lock() -> FileLock:
-    """The lock of compile_lock_path(), as compiled_once takes it (and `simsym run` looks at
-    it: simsym.run.job.CompileWatch)."""
-    return FileLock(compile_lock_path(), thread_local=False)
+def compile_lock(part: str = "") -> FileLock:
+    """The lock of compile_lock_path(part), as compiled_once takes it (and `simsym run` looks
+    at the main one: simsym.run.job.CompileWatch)."""
+    return FileLock(compile_lock_path(part), thread_local=False)
 
 
-def compiled_once(kernel: str, warm) -> None:
+def compiled_once(kernel: str, warm, helper=None) -> None:
     """Call ``warm()``, a call that compiles the kernels ``kernel`` names (or loads them from
     numba's cache), under a lock shared by the processes of this machine, the first time this
     process needs them. Without it, the N worker processes of a first run (after an install
     or a kernel edit) would each compile the same kernels at once: N times the CPU and the
     memory, for no gain in time. With it one compiles and the others load its cache (~0.1 s).
     Should the lock not be had (no writable temporary directory, or a compile elsewhere
-    lasting past COMPILE_WAIT_S), this process compiles on its own."""
+    lasting past COMPILE_WAIT_S), this process compiles on its own.
+
+    ``helper``: a call that compiles a part of those kernels the compile comes to late (its
+    callees that call nothing it compiles first). A process that finds another compiling
+    takes that part on meanwhile, under a lock of its own, so one of the waiting processes
+    works beside the compiling one, and the compile loads the part from the cache when it
+    comes to it (docs/performance.md, "Two processes compile at once")."""
     if kernel in _COMPILED:
         return
     t0 = time.perf_counter()
     lock = compile_lock()
     try:
-        lock.acquire(timeout=COMPILE_WAIT_S)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:  # another process compiles
+            if helper is not None:
+                _help(helper)
+            lock.acquire(timeout=COMPILE_WAIT_S)
     except (OSError, Timeout):
         lock = None
     try:
@@ -322,6 +335,20 @@ def compiled_once(kernel: str, warm) -> None:
             lock.release()
         _SPENT[0] += time.perf_counter() - t0
     _COMPILED.add(kernel)
+
+
+def _help(helper) -> None:
+    """``helper()`` under the helper lock, unless another process holds it (it takes that
+    part on already)."""
+    lock = compile_lock("helper")
+    try:
+        lock.acquire(timeout=0)
+    except (OSError, Timeout):
+        return
+    try:
+        helper()
+    finally:
+        lock.release()
 
 
 def play_logged(setup: Setup, g: int, max_events: int = 200_000):

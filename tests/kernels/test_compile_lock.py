@@ -25,11 +25,12 @@ def fresh(monkeypatch, tmp_path):
     """compiled_once as in a new process: nothing compiled yet; its lock a test's own (not
     the one a compile elsewhere in the suite may hold)."""
     monkeypatch.setattr(engine, "_COMPILED", set())
-    monkeypatch.setattr(engine, "compile_lock_path", lambda: tmp_path / "compile.lock")
+    monkeypatch.setattr(engine, "compile_lock_path",
+                        lambda part="": tmp_path / f"compile{part}.lock")
 
 
-def _hold_lock(seconds):
-    p = subprocess.Popen([sys.executable, "-c", HOLD, str(engine.compile_lock_path()),
+def _hold_lock(seconds, part=""):
+    p = subprocess.Popen([sys.executable, "-c", HOLD, str(engine.compile_lock_path(part)),
                           str(seconds)],
                          stdout=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "held"
@@ -47,6 +48,84 @@ def test_a_process_waits_for_another_compile_then_warms_once(fresh):
     assert len(calls) == 1 and calls[0] >= released
     compiled_once("other", lambda: calls.append(0))  # another kernel warms on its own
     assert len(calls) == 2
+
+
+def test_a_process_that_finds_another_compiling_takes_on_the_helper_part_meanwhile(fresh):
+    other = _hold_lock(1.5)  # another process compiling
+    calls = []
+    try:
+        compiled_once("k", lambda: calls.append(("warm", time.time())),
+                      helper=lambda: calls.append(("helper", time.time())))
+    finally:
+        released = float(other.communicate(timeout=60)[0].split()[1])
+    assert [c[0] for c in calls] == ["helper", "warm"]
+    assert calls[0][1] < released <= calls[1][1]  # the part while the other compiled
+
+
+def test_a_process_that_compiles_first_leaves_the_helper_part_to_others(fresh):
+    calls = []
+    compiled_once("k", lambda: calls.append("warm"), helper=lambda: calls.append("helper"))
+    assert calls == ["warm"]  # the compile comes to the part itself
+
+
+def test_one_process_takes_on_the_helper_part_and_the_next_only_waits(fresh):
+    compiling = _hold_lock(2.0)
+    helping = _hold_lock(2.0, part="helper")  # a second process takes the part on already
+    calls = []
+    try:
+        compiled_once("k", lambda: calls.append("warm"), helper=lambda: calls.append("helper"))
+    finally:
+        for p in (compiling, helping):
+            p.communicate(timeout=60)
+    assert calls == ["warm"]
+
+
+# Two processes, one numba cache of their own: the first compiles the trade code's leaves
+# (game_nb.trade_leaves, the helper part), the second the game loop. The second's compile
+# events name the kernels it compiled; the leaves are not among them (it loads them).
+COMPILE_EVENTS = """
+import sys
+from numba.core import event
+compiled = []
+class Log(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Log())
+from simsym.core import game_nb as G
+from simsym.engine.compiled import _play_chunk, setup_for
+from simsym.model.scenario import BASE_SCENARIO, load_scenario
+setup = setup_for(load_scenario(BASE_SCENARIO).judge("fast"))
+tb = setup.table()
+if sys.argv[1] == "helper":
+    G.trade_leaves(tb, G.new_state(tb, 0), False)
+else:
+    _play_chunk(setup, tb, G.new_state(tb, 0), 0, 0)
+print(" ".join(compiled))
+"""
+LEAVES = {"_bound_prep", "_bound_may_beat", "ae_prep", "ae_may_beat_with", "all_equal_above_ws",
+          "social_above_ws", "_swap_may_play"}
+
+
+@pytest.mark.slow
+def test_the_game_loop_compile_loads_the_leaves_another_process_compiled(tmp_path):
+    import os
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    env.pop("NUMBA_BOUNDSCHECK", None)
+
+    def compile_in_a_process(part):
+        r = subprocess.run([sys.executable, "-c", COMPILE_EVENTS, part], env=env,
+                           capture_output=True, text=True, timeout=1800)
+        assert r.returncode == 0, r.stderr[-3000:]
+        return set(r.stdout.split())
+
+    helper = compile_in_a_process("helper")
+    assert LEAVES | {"trade_leaves"} <= helper and "trading" not in helper
+    loop = compile_in_a_process("loop")
+    assert {"play_until", "trading", "_best_core"} <= loop  # a cold compile of the rest
+    assert not loop & LEAVES  # the leaves with the argument types trading gives them
 
 
 def test_a_compile_elsewhere_past_the_wait_does_not_stop_this_one(fresh, monkeypatch):
@@ -109,11 +188,11 @@ def test_one_lock_per_cache_and_compile_settings(tmp_path):
     cache directory, has its own (it compiles other code into another place)."""
     import os
 
-    def path(**env):
+    def path(part="", **env):
         e = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
         r = subprocess.run([sys.executable, "-c",
                             "from simsym.engine.compiled import compile_lock_path;"
-                            " print(compile_lock_path())"], env={**e, **env},
+                            f" print(compile_lock_path({part!r}))"], env={**e, **env},
                            capture_output=True, text=True, check=True)
         return r.stdout.strip()
 
@@ -122,6 +201,10 @@ def test_one_lock_per_cache_and_compile_settings(tmp_path):
     others = [path(NUMBA_BOUNDSCHECK="1"), path(NUMBA_CACHE_DIR=str(tmp_path)),
               path(NUMBA_OPT="1")]
     assert len({plain, *others}) == 4
+    # the helper part's lock: one per cache and settings too, beside the compile's
+    helper = path("helper")
+    assert helper == path("helper") and helper.endswith(".lock")
+    assert len({plain, helper, path("helper", NUMBA_CACHE_DIR=str(tmp_path))}) == 3
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -137,7 +220,8 @@ def test_a_run_waiting_for_a_compile_says_so_above_its_bar(base, tmp_path, monke
     # A lock of the test's own (the pool's workers are forked: they see it too), so that a
     # compile elsewhere in the suite neither delays this run nor speaks in the warm one.
     lock = tmp_path / "compile.lock"
-    monkeypatch.setattr(engine, "compile_lock_path", lambda: lock)
+    monkeypatch.setattr(engine, "compile_lock_path",
+                        lambda part="": tmp_path / f"compile{part}.lock")
     other = subprocess.Popen([sys.executable, "-c", HOLD, str(lock), "3"],
                              stdout=subprocess.PIPE, text=True)
     try:
@@ -164,7 +248,8 @@ def test_the_watch_starts_once_however_often_it_is_told(tmp_path, monkeypatch):
     from simsym.run.job import CompileWatch
 
     monkeypatch.setattr(CompileWatch, "AFTER_S", 0.0)
-    monkeypatch.setattr(engine, "compile_lock_path", lambda: tmp_path / "compile.lock")
+    monkeypatch.setattr(engine, "compile_lock_path",
+                        lambda part="": tmp_path / f"compile{part}.lock")
     out = io.StringIO()
     watch = CompileWatch(Progress(10, True, stream=out))
     watch.start()

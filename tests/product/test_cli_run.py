@@ -93,9 +93,10 @@ def test_a_run_that_compiles_counts_its_games_a_second_without_the_compile(tmp_p
     slow = COMPILE_NOTE_S
     real = compiled.compiled_once
     monkeypatch.setattr(compiled, "_COMPILED", set())  # as in a fresh process
-    monkeypatch.setattr(compiled, "compile_lock_path", lambda: tmp_path / "compile.lock")
-    monkeypatch.setattr(compiled, "compiled_once", lambda kernel, warm: real(
-        kernel, lambda: (time.sleep(slow), warm())))
+    monkeypatch.setattr(compiled, "compile_lock_path",
+                        lambda part="": tmp_path / f"compile{part}.lock")
+    monkeypatch.setattr(compiled, "compiled_once", lambda kernel, warm, helper=None: real(
+        kernel, lambda: (time.sleep(slow), warm()), helper))
     monkeypatch.delenv("SIMSYM_CACHE", raising=False)  # no chunk comes from a cache
     out = tmp_path / "run"
     r = run(BASE, "--games", "400", "--jobs", "1", "--out", str(out), "--no-report")
