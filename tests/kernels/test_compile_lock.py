@@ -81,8 +81,9 @@ def test_one_process_takes_on_the_helper_part_and_the_next_only_waits(fresh):
 
 
 # Two processes, one numba cache of their own: the first compiles the trade code's leaves
-# (game_nb.trade_leaves, the helper part), the second the game loop. The second's compile
-# events name the kernels it compiled; the leaves are not among them (it loads them).
+# (game_nb.trade_leaves, the helper part), the second the trade code over them (trading,
+# given the game loop's argument types). The second's compile events name the kernels it
+# compiled; the leaves are not among them (it loads them).
 COMPILE_EVENTS = """
 import sys
 from numba.core import event
@@ -93,15 +94,19 @@ class Log(event.Listener):
     def on_end(self, ev):
         pass
 event.register("numba:compile", Log())
+from numba import njit
 from simsym.core import game_nb as G
-from simsym.engine.compiled import _play_chunk, setup_for
+from simsym.engine.compiled import setup_for
 from simsym.model.scenario import BASE_SCENARIO, load_scenario
-setup = setup_for(load_scenario(BASE_SCENARIO).judge("fast"))
-tb = setup.table()
+tb = setup_for(load_scenario(BASE_SCENARIO).judge("fast")).table()
 if sys.argv[1] == "helper":
     G.trade_leaves(tb, G.new_state(tb, 0), False)
 else:
-    _play_chunk(setup, tb, G.new_state(tb, 0), 0, 0)
+    @njit(_nrt=False)
+    def trade_code(tb, s, go):
+        if go:
+            G.trading(tb, s)
+    trade_code(tb, G.new_state(tb, 0), False)
 print(" ".join(compiled))
 """
 LEAVES = {"_bound_prep", "_bound_may_beat", "ae_prep", "ae_may_beat_with", "all_equal_above_ws",
@@ -109,7 +114,7 @@ LEAVES = {"_bound_prep", "_bound_may_beat", "ae_prep", "ae_may_beat_with", "all_
 
 
 @pytest.mark.slow
-def test_the_game_loop_compile_loads_the_leaves_another_process_compiled(tmp_path):
+def test_the_trade_code_compile_loads_the_leaves_another_process_compiled(tmp_path):
     import os
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
@@ -123,9 +128,9 @@ def test_the_game_loop_compile_loads_the_leaves_another_process_compiled(tmp_pat
 
     helper = compile_in_a_process("helper")
     assert LEAVES | {"trade_leaves"} <= helper and "trading" not in helper
-    loop = compile_in_a_process("loop")
-    assert {"play_until", "trading", "_best_core"} <= loop  # a cold compile of the rest
-    assert not loop & LEAVES  # the leaves with the argument types trading gives them
+    trade = compile_in_a_process("trading")
+    assert {"trading", "_best_core"} <= trade  # a cold compile of the rest
+    assert not trade & LEAVES  # the leaves with the argument types trading gives them
 
 
 def test_a_compile_elsewhere_past_the_wait_does_not_stop_this_one(fresh, monkeypatch):
