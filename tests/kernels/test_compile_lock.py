@@ -21,12 +21,17 @@ print("released", time.time(), flush=True)
 
 
 @pytest.fixture
-def fresh(monkeypatch, tmp_path):
-    """compiled_once as in a new process: nothing compiled yet; its lock a test's own (not
-    the one a compile elsewhere in the suite may hold)."""
-    monkeypatch.setattr(engine, "_COMPILED", set())
+def own_locks(monkeypatch, tmp_path):
+    """The compile's locks (the compile's and the helper part's) a test's own, not those a
+    compile elsewhere in the suite may hold."""
     monkeypatch.setattr(engine, "compile_lock_path",
                         lambda part="": tmp_path / f"compile{part}.lock")
+
+
+@pytest.fixture
+def fresh(monkeypatch, own_locks):
+    """compiled_once as in a new process: nothing compiled yet; its locks a test's own."""
+    monkeypatch.setattr(engine, "_COMPILED", set())
 
 
 def _hold_lock(seconds, part=""):
@@ -214,7 +219,7 @@ def test_one_lock_per_cache_and_compile_settings(tmp_path):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_run_waiting_for_a_compile_says_so_above_its_bar(base, tmp_path, monkeypatch, capsys,
-                                                          jobs):
+                                                          jobs, own_locks):
     """`simsym run`'s progress: while another process of this machine compiles the kernels
     (holds the lock), the run's first look says why no game is done; a warm run says
     nothing."""
@@ -224,9 +229,7 @@ def test_a_run_waiting_for_a_compile_says_so_above_its_bar(base, tmp_path, monke
     monkeypatch.setattr(engine, "_COMPILED", set())  # this process warms up again, too
     # A lock of the test's own (the pool's workers are forked: they see it too), so that a
     # compile elsewhere in the suite neither delays this run nor speaks in the warm one.
-    lock = tmp_path / "compile.lock"
-    monkeypatch.setattr(engine, "compile_lock_path",
-                        lambda part="": tmp_path / f"compile{part}.lock")
+    lock = engine.compile_lock_path()
     other = subprocess.Popen([sys.executable, "-c", HOLD, str(lock), "3"],
                              stdout=subprocess.PIPE, text=True)
     try:
@@ -244,7 +247,7 @@ def test_a_run_waiting_for_a_compile_says_so_above_its_bar(base, tmp_path, monke
     assert cold == warm
 
 
-def test_the_watch_starts_once_however_often_it_is_told(tmp_path, monkeypatch):
+def test_the_watch_starts_once_however_often_it_is_told(tmp_path, monkeypatch, own_locks):
     """A Dask run starts the watch before its cluster and again when the cluster's workers
     exist (run_games' on_start): the second start is a no-op, not a second thread."""
     import io
@@ -253,8 +256,6 @@ def test_the_watch_starts_once_however_often_it_is_told(tmp_path, monkeypatch):
     from simsym.run.job import CompileWatch
 
     monkeypatch.setattr(CompileWatch, "AFTER_S", 0.0)
-    monkeypatch.setattr(engine, "compile_lock_path",
-                        lambda part="": tmp_path / f"compile{part}.lock")
     out = io.StringIO()
     watch = CompileWatch(Progress(10, True, stream=out))
     watch.start()
