@@ -29,6 +29,16 @@ def warm_numba(base):
     return True
 
 
+@pytest.fixture
+def own_locks(monkeypatch, tmp_path):
+    """The compile's locks (simsym.engine.compiled.compile_lock_path: the compile's and the
+    helper part's) a test's own, not those a compile elsewhere in the suite may hold."""
+    from simsym.engine import compiled
+
+    monkeypatch.setattr(compiled, "compile_lock_path",
+                        lambda part="": tmp_path / f"compile{part}.lock")
+
+
 def kinds(cards, *names):
     return [cards.lookup(n) for n in names]
 

@@ -21,14 +21,6 @@ print("released", time.time(), flush=True)
 
 
 @pytest.fixture
-def own_locks(monkeypatch, tmp_path):
-    """The compile's locks (the compile's and the helper part's) a test's own, not those a
-    compile elsewhere in the suite may hold."""
-    monkeypatch.setattr(engine, "compile_lock_path",
-                        lambda part="": tmp_path / f"compile{part}.lock")
-
-
-@pytest.fixture
 def fresh(monkeypatch, own_locks):
     """compiled_once as in a new process: nothing compiled yet; its locks a test's own."""
     monkeypatch.setattr(engine, "_COMPILED", set())

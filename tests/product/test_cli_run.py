@@ -83,7 +83,8 @@ def test_run_writes_summary_cards_and_run_json(tmp_path):
 
 
 def test_a_run_that_compiles_counts_its_games_a_second_without_the_compile(tmp_path,
-                                                                            monkeypatch):
+                                                                            monkeypatch,
+                                                                            own_locks):
     """The kernels' compile (here: a warm-up made to take 5 s more, in this process, for each
     kind of table) is not play: run.json's compile_seconds holds it, games_per_second is the
     games over the rest of the wall time, and the terminal says the compile happens once."""
@@ -93,8 +94,6 @@ def test_a_run_that_compiles_counts_its_games_a_second_without_the_compile(tmp_p
     slow = COMPILE_NOTE_S
     real = compiled.compiled_once
     monkeypatch.setattr(compiled, "_COMPILED", set())  # as in a fresh process
-    monkeypatch.setattr(compiled, "compile_lock_path",
-                        lambda part="": tmp_path / f"compile{part}.lock")
     monkeypatch.setattr(compiled, "compiled_once", lambda kernel, warm, helper=None: real(
         kernel, lambda: (time.sleep(slow), warm()), helper))
     monkeypatch.delenv("SIMSYM_CACHE", raising=False)  # no chunk comes from a cache
